@@ -1,0 +1,317 @@
+"""The log entries of contract 1 as frozen dataclasses, with strict JSON parsing and printing."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from companion.errors import LogFormatError
+
+
+class Island(Enum):
+    """Which side of the sheet is played: Isla Petit (2 rounds) or Isla Grande (3 rounds)."""
+
+    PETIT = "petit"
+    GRANDE = "grande"
+
+
+class Direction(Enum):
+    """Which way players write the set-up card's letters around their island."""
+
+    CLOCKWISE = "clockwise"
+    COUNTERCLOCKWISE = "counterclockwise"
+
+
+class Terrain(Enum):
+    """A terrain card face."""
+
+    DESERT = "desert"
+    FOREST = "forest"
+    MOUNTAIN = "mountain"
+    WATER = "water"
+    ANY = "any"
+
+
+class Sight(Enum):
+    """A sight type, in score-pad order (top row first)."""
+
+    OBELISK = "obelisk"
+    BOOK = "book"
+    TOUCAN = "toucan"
+    YETI = "yeti"
+    SEA_MONSTER = "sea_monster"
+
+
+LETTERS = ("A", "B", "C", "D", "E")
+MAX_PLAYERS = 8
+VILLAGES = 10
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Starts a game: players in seat order (first is the Mayor), island and variants."""
+
+    players: tuple[str, ...]
+    island: Island = Island.PETIT
+    special_bonus: bool = False
+    start_village: int = 1
+    direction: Direction = Direction.CLOCKWISE
+    symmetric: bool = False
+
+    @property
+    def mayor(self) -> str:
+        """The first player, who reveals the cards."""
+        return self.players[0]
+
+
+@dataclass(frozen=True)
+class SetupCard:
+    """The set-up card's ten letters read clockwise from the red letter."""
+
+    letters: str
+
+
+@dataclass(frozen=True)
+class RedBonus:
+    """The red bonus cards drawn for the Special Bonus variant."""
+
+    sights: tuple[Sight, ...]
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """The Mayor's two terrain cards for one turn."""
+
+    cards: tuple[Terrain, Terrain]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A player joined one more sight, a village pair, or two identical sights (red)."""
+
+    player: str
+    sight: Sight | None = None
+    village: str | None = None
+    red: Sight | None = None
+
+
+@dataclass(frozen=True)
+class SoloKeep:
+    """Solo: the two blue cards drawn to stay for the last round."""
+
+    letters: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EndGame:
+    """Closes the last turn after the last round's 13th reveal; final scoring."""
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Takes back the latest entry that is not an undo."""
+
+
+Entry = NewGame | SetupCard | RedBonus | Reveal | Claim | SoloKeep | EndGame | Undo
+
+ENTRY_TYPES: dict[str, type] = {
+    "new_game": NewGame,
+    "setup_card": SetupCard,
+    "red_bonus": RedBonus,
+    "reveal": Reveal,
+    "claim": Claim,
+    "solo_keep": SoloKeep,
+    "end_game": EndGame,
+    "undo": Undo,
+}
+TYPE_NAMES: dict[type, str] = {cls: name for name, cls in ENTRY_TYPES.items()}
+
+_REQUIRED: dict[str, frozenset[str]] = {
+    "new_game": frozenset({"players"}),
+    "setup_card": frozenset({"letters"}),
+    "red_bonus": frozenset({"sights"}),
+    "reveal": frozenset({"cards"}),
+    "claim": frozenset({"player"}),
+    "solo_keep": frozenset({"letters"}),
+    "end_game": frozenset(),
+    "undo": frozenset(),
+}
+_OPTIONAL: dict[str, frozenset[str]] = {
+    "new_game": frozenset({"island", "special_bonus", "start_village", "direction", "symmetric"}),
+    "claim": frozenset({"sight", "village", "red"}),
+}
+
+
+def _enum(cls: type[Enum], value: Any, field: str) -> Any:
+    try:
+        return cls(value)
+    except ValueError:
+        choices = ", ".join(repr(m.value) for m in cls)
+        raise LogFormatError(f"{field} must be one of {choices}, not {value!r}") from None
+
+
+def _bool(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise LogFormatError(f"{field} must be true or false, not {value!r}")
+    return value
+
+
+def _letter(value: Any, field: str) -> str:
+    if value not in LETTERS:
+        raise LogFormatError(f"{field} must be one of A, B, C, D, E, not {value!r}")
+    return value
+
+
+def _list(value: Any, field: str) -> list:
+    if not isinstance(value, list):
+        raise LogFormatError(f"{field} must be a list, not {value!r}")
+    return value
+
+
+def _players(value: Any) -> tuple[str, ...]:
+    names = _list(value, "players")
+    if not 1 <= len(names) <= MAX_PLAYERS:
+        raise LogFormatError(f"players must name 1 to {MAX_PLAYERS} players, not {len(names)}")
+    for name in names:
+        if not isinstance(name, str) or not name.strip() or name != name.strip():
+            raise LogFormatError(f"player names must be non-empty text without outer spaces: {name!r}")
+    if len(set(names)) != len(names):
+        raise LogFormatError("player names must be unique")
+    return tuple(names)
+
+
+def _start_village(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= VILLAGES:
+        raise LogFormatError(f"start_village must be a whole number from 1 to {VILLAGES}, not {value!r}")
+    return value
+
+
+def _setup_letters(value: Any) -> str:
+    if not isinstance(value, str) or len(value) != VILLAGES or sorted(value) != sorted(LETTERS * 2):
+        raise LogFormatError(f"letters must be 10 letters with each of A-E twice, not {value!r}")
+    return value
+
+
+def _new_game(obj: dict) -> NewGame:
+    return NewGame(
+        players=_players(obj["players"]),
+        island=_enum(Island, obj.get("island", "petit"), "island"),
+        special_bonus=_bool(obj.get("special_bonus", False), "special_bonus"),
+        start_village=_start_village(obj.get("start_village", 1)),
+        direction=_enum(Direction, obj.get("direction", "clockwise"), "direction"),
+        symmetric=_bool(obj.get("symmetric", False), "symmetric"),
+    )
+
+
+def _reveal(obj: dict) -> Reveal:
+    cards = _list(obj["cards"], "cards")
+    if len(cards) != 2:
+        raise LogFormatError(f"a reveal shows exactly two cards, not {len(cards)}")
+    return Reveal(cards=tuple(_enum(Terrain, c, "cards") for c in cards))  # type: ignore[arg-type]
+
+
+def _claim(obj: dict) -> Claim:
+    player = obj["player"]
+    if not isinstance(player, str) or not player:
+        raise LogFormatError(f"player must be a name, not {player!r}")
+    given = [k for k in ("sight", "village", "red") if k in obj]
+    if len(given) != 1:
+        raise LogFormatError("a claim names exactly one of sight, village or red")
+    kind = given[0]
+    if kind == "village":
+        return Claim(player=player, village=_letter(obj["village"], "village"))
+    sight = _enum(Sight, obj[kind], kind)
+    return Claim(player=player, sight=sight) if kind == "sight" else Claim(player=player, red=sight)
+
+
+def _red_bonus(obj: dict) -> RedBonus:
+    sights = tuple(_enum(Sight, s, "sights") for s in _list(obj["sights"], "sights"))
+    if not sights:
+        raise LogFormatError("red_bonus names at least one red card")
+    if len(set(sights)) != len(sights):
+        raise LogFormatError("each red bonus card is in the box once: sights must differ")
+    return RedBonus(sights=sights)
+
+
+def _solo_keep(obj: dict) -> SoloKeep:
+    letters = tuple(_letter(v, "letters") for v in _list(obj["letters"], "letters"))
+    if len(letters) != 2 or letters[0] == letters[1]:
+        raise LogFormatError("solo_keep names two different blue cards, e.g. [\"A\", \"C\"]")
+    return SoloKeep(letters=letters)
+
+
+_PARSERS = {
+    "new_game": _new_game,
+    "setup_card": lambda obj: SetupCard(letters=_setup_letters(obj["letters"])),
+    "red_bonus": _red_bonus,
+    "reveal": _reveal,
+    "claim": _claim,
+    "solo_keep": _solo_keep,
+    "end_game": lambda obj: EndGame(),
+    "undo": lambda obj: Undo(),
+}
+
+
+def parse_entry(obj: Any) -> Entry:
+    """Turn one decoded JSON object into an entry; unknown fields and bad values are refused."""
+    if not isinstance(obj, dict):
+        raise LogFormatError("an entry is a JSON object")
+    kind = obj.get("type")
+    if kind not in ENTRY_TYPES:
+        raise LogFormatError(f"unknown entry type {kind!r}")
+    fields = set(obj) - {"type"}
+    missing = _REQUIRED[kind] - fields
+    if missing:
+        raise LogFormatError(f"{kind} needs {', '.join(sorted(missing))}")
+    unknown = fields - _REQUIRED[kind] - _OPTIONAL.get(kind, frozenset())
+    if unknown:
+        raise LogFormatError(f"{kind} has unknown field(s) {', '.join(sorted(unknown))}")
+    return _PARSERS[kind](obj)
+
+
+def parse_line(line: str) -> Entry:
+    """Parse one JSONL line into an entry."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise LogFormatError(f"not valid JSON ({exc.msg})") from None
+    return parse_entry(obj)
+
+
+def entry_to_dict(entry: Entry) -> dict[str, Any]:
+    """The contract-1 JSON object of an entry (defaults of new_game written out)."""
+    kind = TYPE_NAMES[type(entry)]
+    out: dict[str, Any] = {"type": kind}
+    if isinstance(entry, NewGame):
+        out.update(
+            players=list(entry.players),
+            island=entry.island.value,
+            special_bonus=entry.special_bonus,
+            start_village=entry.start_village,
+            direction=entry.direction.value,
+            symmetric=entry.symmetric,
+        )
+    elif isinstance(entry, SetupCard):
+        out["letters"] = entry.letters
+    elif isinstance(entry, RedBonus):
+        out["sights"] = [s.value for s in entry.sights]
+    elif isinstance(entry, Reveal):
+        out["cards"] = [c.value for c in entry.cards]
+    elif isinstance(entry, Claim):
+        out["player"] = entry.player
+        if entry.sight is not None:
+            out["sight"] = entry.sight.value
+        elif entry.village is not None:
+            out["village"] = entry.village
+        else:
+            out["red"] = entry.red.value  # type: ignore[union-attr]
+    elif isinstance(entry, SoloKeep):
+        out["letters"] = list(entry.letters)
+    return out
+
+
+def dump_line(entry: Entry) -> str:
+    """One compact JSONL line for an entry (no newline)."""
+    return json.dumps(entry_to_dict(entry), separators=(", ", ": "), ensure_ascii=False)

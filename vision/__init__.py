@@ -1,0 +1,1 @@
+"""Frames in, card readings out: numpy and OpenCV only."""

@@ -1,0 +1,1 @@
+"""Flask application: the table display, the Mayor console and every phone, live over Server-Sent Events."""

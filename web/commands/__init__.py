@@ -1,0 +1,1 @@
+"""Subcommands of `tucana`; each module has add_parser(subparsers) and sets args.run."""
