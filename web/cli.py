@@ -20,7 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser with every subcommand registered."""
     parser = argparse.ArgumentParser(prog="tucana", description="Trails of Tucana table companion")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, module_name in COMMANDS.items():
+    for module_name in COMMANDS.values():
         importlib.import_module(module_name).add_parser(subparsers)
     return parser
 

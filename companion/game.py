@@ -1,0 +1,311 @@
+"""The game as a fold over its log: each entry is checked against the rules and yields a new state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+
+from companion.claims import apply_claim
+from companion.errors import LogFormatError, RefusedLine, RuleError, TucanaError
+from companion.events import (
+    Event,
+    GameEnded,
+    GameStarted,
+    LastTurn,
+    RedBonusDrawn,
+    Revealed,
+    RoundEnded,
+    SetupDone,
+    SoloKept,
+    Undone,
+)
+from companion.moves import (
+    Claim,
+    EndGame,
+    Entry,
+    NewGame,
+    RedBonus,
+    Reveal,
+    SetupCard,
+    SoloKeep,
+    Undo,
+    parse_line,
+)
+from companion.rules import (
+    DECK,
+    RED_POINTS,
+    REVEALS_PER_ROUND,
+    SOLO_KEEP_ALL_AFTER,
+    blue_stacks,
+    red_card_count,
+    setup_card_number,
+)
+from companion.state import GameState, Phase, PlayerSheet
+
+__all__ = ["Game", "GameState", "Phase", "PlayerSheet", "replay_lines"]
+
+Outcome = tuple[GameState, list[Event]]
+
+
+def _require_game(state: GameState) -> None:
+    if state.setup is None:
+        raise RuleError("no game yet: the log starts with new_game")
+    if state.ended:
+        raise RuleError("the game has ended: nothing more can be added")
+
+
+def _require_setup_phase(state: GameState, what: str) -> None:
+    _require_game(state)
+    if state.reveals:
+        raise RuleError(f"{what} belongs to the set-up, before the first reveal")
+
+
+def _new_game(state: GameState, entry: NewGame) -> Outcome:
+    if state.setup is not None:
+        raise RuleError("a game is already under way: one log holds one game")
+    new = GameState(
+        setup=entry,
+        blue=blue_stacks(len(entry.players)),
+        sheets={name: PlayerSheet() for name in entry.players},
+    )
+    return new, [GameStarted(entry)]
+
+
+def _setup_card(state: GameState, entry: SetupCard) -> Outcome:
+    _require_setup_phase(state, "the set-up card")
+    if state.setup_letters is not None:
+        raise RuleError("the set-up card is already read: undo it to read another")
+    return replace(state, setup_letters=entry.letters), [
+        SetupDone(entry.letters, setup_card_number(entry.letters))
+    ]
+
+
+def _red_bonus(state: GameState, entry: RedBonus) -> Outcome:
+    _require_setup_phase(state, "drawing the red bonus cards")
+    assert state.setup is not None
+    if not state.setup.special_bonus:
+        raise RuleError("red bonus cards are only used in the Special Bonus variant")
+    if state.red_drawn is not None:
+        raise RuleError("the red bonus cards are already drawn")
+    wanted = red_card_count(len(state.players))
+    if len(entry.sights) != wanted:
+        raise RuleError(
+            f"with {len(state.players)} player(s) the Mayor draws {wanted} red bonus card(s), "
+            f"not {len(entry.sights)}"
+        )
+    red = {sight: RED_POINTS for sight in entry.sights}
+    return replace(state, red_drawn=entry.sights, red=red), [RedBonusDrawn(entry.sights)]
+
+
+def _close_round(state: GameState) -> Outcome:
+    """Write every player's sight sum for the round that just ended."""
+    sheets = {
+        name: replace(sheet, sights_by_round=sheet.sights_by_round + (sheet.sight_points_now,))
+        for name, sheet in state.sheets.items()
+    }
+    sums = {name: sheet.sight_points_now for name, sheet in state.sheets.items()}
+    return replace(state, sheets=sheets), [RoundEnded(state.round, sums)]
+
+
+def _check_before_round(state: GameState) -> None:
+    """Refuse a round's first reveal that the set-up or the solo reshuffle does not allow yet."""
+    assert state.setup is not None
+    if state.reveals == 0 and state.setup.special_bonus and state.red_drawn is None:
+        raise RuleError("Special Bonus: draw the red bonus cards (red_bonus) before the first reveal")
+    if state.reveals == state.rounds * REVEALS_PER_ROUND:
+        raise RuleError(
+            f"round {state.rounds} of {state.rounds} has had its 13 reveals: end the game (end_game)"
+        )
+    if state.needs_solo_keep:
+        raise RuleError(
+            "solo: before the last round, draw the 2 blue bonus cards that stay (solo_keep)"
+        )
+
+
+def _check_deck(counts: dict, entry: Reveal, round_number: int) -> dict:
+    """The round's revealed counts after this reveal; refuses more cards than the deck holds."""
+    counts = dict(counts)
+    for card in entry.cards:
+        counts[card] = counts.get(card, 0) + 1
+        if counts[card] > DECK[card]:
+            raise RuleError(
+                f"a {_ordinal(counts[card])} {card.value} card in round {round_number}: "
+                f"the deck holds only {DECK[card]} (a misread card?)"
+            )
+    return counts
+
+
+def _reveal(state: GameState, entry: Reveal) -> Outcome:
+    _require_game(state)
+    events: list[Event] = []
+    new_round = state.reveals % REVEALS_PER_ROUND == 0
+    if new_round:
+        _check_before_round(state)
+        if state.reveals:
+            state, events = _close_round(state)
+    counts = _check_deck({} if new_round else state.round_counts, entry, state.reveals // REVEALS_PER_ROUND + 1)
+    state = replace(
+        state,
+        reveals=state.reveals + 1,
+        last_reveal=entry,
+        round_counts=counts,
+        blue_this_turn={},
+        red_this_turn={},
+    )
+    events.append(Revealed(state.round, state.turn, entry.cards))
+    if state.turn == REVEALS_PER_ROUND:
+        events.append(LastTurn(state.round))
+    return state, events
+
+
+def _claim(state: GameState, entry: Claim) -> Outcome:
+    _require_game(state)
+    if state.reveals == 0:
+        raise RuleError("a claim belongs to a turn: no card has been revealed yet")
+    if entry.player not in state.sheets:
+        raise RuleError(f"{entry.player!r} is not a player of this game")
+    return apply_claim(state, entry)
+
+
+def _solo_keep(state: GameState, entry: SoloKeep) -> Outcome:
+    _require_game(state)
+    if not state.is_solo:
+        raise RuleError("solo_keep is only for the solo game")
+    if state.solo_kept:
+        raise RuleError("the blue cards for the last round are already drawn")
+    last_round_start = (state.rounds - 1) * REVEALS_PER_ROUND
+    if state.reveals != last_round_start:
+        raise RuleError(
+            f"solo_keep comes after the 13th reveal of round {state.rounds - 1}, "
+            "before the last round's first reveal"
+        )
+    if state.blue_won >= SOLO_KEEP_ALL_AFTER:
+        raise RuleError(
+            f"you won {state.blue_won} blue bonus cards: every remaining card stays in play"
+        )
+    gone = [letter for letter in entry.letters if not state.blue.get(letter)]
+    if gone:
+        raise RuleError(f"blue bonus card {', '.join(gone)} is no longer on the table")
+    blue = {letter: (stack if letter in entry.letters else ()) for letter, stack in state.blue.items()}
+    return replace(state, blue=blue, solo_kept=True), [SoloKept(entry.letters)]
+
+
+def _end_game(state: GameState, entry: EndGame) -> Outcome:
+    _require_game(state)
+    last = state.rounds * REVEALS_PER_ROUND
+    if state.reveals != last:
+        raise RuleError(
+            f"the game ends after the 13th reveal of round {state.rounds} "
+            f"(reveal {last}); this is reveal {state.reveals}"
+        )
+    state, events = _close_round(state)
+    state = replace(state, ended=True)
+    events.append(GameEnded(state.standings))
+    return state, events
+
+
+_STEPS: dict[type, Callable[[GameState, object], Outcome]] = {
+    NewGame: _new_game,
+    SetupCard: _setup_card,
+    RedBonus: _red_bonus,
+    Reveal: _reveal,
+    Claim: _claim,
+    SoloKeep: _solo_keep,
+    EndGame: _end_game,
+}
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@dataclass(frozen=True)
+class _Node:
+    """One accepted entry in a persistent linked list, with the state after it."""
+
+    parent: _Node | None
+    entry: Entry
+    state: GameState
+    effective: _Node | None  # the latest non-undone entry at or before this one, for undo
+
+
+class Game:
+    """An immutable game: the accepted entries and the state they derive. apply() returns a new Game."""
+
+    __slots__ = ("_last", "_effective", "_count")
+
+    def __init__(self) -> None:
+        self._last: _Node | None = None  # newest accepted entry (undo included)
+        self._effective: _Node | None = None  # newest entry still standing (undo excluded)
+        self._count = 0
+
+    @property
+    def state(self) -> GameState:
+        """The state derived from every accepted entry."""
+        return self._effective.state if self._effective else _EMPTY
+
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        """Every accepted entry in order, undo entries included: the log."""
+        out = []
+        node = self._last
+        while node is not None:
+            out.append(node.entry)
+            node = node.parent
+        return tuple(reversed(out))
+
+    def __len__(self) -> int:
+        return self._count
+
+    def apply(self, entry: Entry) -> tuple[Game, list[Event]]:
+        """Check an entry against the rules; return the game with it accepted and what happened."""
+        if isinstance(entry, Undo):
+            return self._undo(entry)
+        step = _STEPS.get(type(entry))
+        if step is None:
+            raise LogFormatError(f"not a log entry: {entry!r}")
+        state, events = step(self.state, entry)
+        node = _Node(self._last, entry, state, self._effective)
+        return self._with(node, node), events
+
+    def _undo(self, entry: Undo) -> tuple[Game, list[Event]]:
+        target = self._effective
+        if self.state.ended:
+            raise RuleError("the game has ended: nothing more can be added")
+        if target is None or isinstance(target.entry, NewGame):
+            raise RuleError("nothing to undo")
+        node = _Node(self._last, entry, target.effective.state, target.effective)  # type: ignore[union-attr]
+        return self._with(node, target.effective), [Undone(target.entry)]
+
+    def _with(self, last: _Node, effective: _Node | None) -> Game:
+        game = Game()
+        game._last, game._effective, game._count = last, effective, self._count + 1
+        return game
+
+    @classmethod
+    def replay(cls, entries: Iterable[Entry]) -> Game:
+        """Fold entries into a game; a refused one raises RefusedLine with its 1-based position."""
+        game = cls()
+        for number, entry in enumerate(entries, start=1):
+            try:
+                game, _ = game.apply(entry)
+            except TucanaError as exc:
+                raise RefusedLine(number, exc) from exc
+        return game
+
+
+_EMPTY = GameState()
+
+
+def replay_lines(lines: Iterable[str]) -> Game:
+    """Fold JSONL text lines into a game; blank lines are skipped but still counted for line numbers."""
+    game = Game()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            game, _ = game.apply(parse_line(line))
+        except TucanaError as exc:
+            raise RefusedLine(number, exc) from exc
+    return game

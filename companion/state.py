@@ -1,0 +1,155 @@
+"""The game state derived from the log: frozen snapshots, replaced (never edited) by each entry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cached_property
+
+from companion.events import BonusKind, BonusTaken
+from companion.moves import NewGame, Reveal, Sight, Terrain
+from companion.rules import (
+    DECK,
+    DECK_SIZE,
+    REVEALS_PER_ROUND,
+    ROUNDS,
+    SIGHT_VALUES,
+    SOLO_KEEP_ALL_AFTER,
+    village_letters,
+)
+from companion.scoring import Standings, standings
+
+
+class Phase(Enum):
+    """Where the game is: no game yet, set-up (before the first reveal), play, or finished."""
+
+    NO_GAME = "no_game"
+    SETUP = "setup"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class PlayerSheet:
+    """One player's paper sheet as far as the companion knows it."""
+
+    sights: dict[Sight, int] = field(default_factory=lambda: {s: 0 for s in Sight})
+    villages: tuple[str, ...] = ()
+    reds: tuple[Sight, ...] = ()
+    bonus: int = 0
+    sights_by_round: tuple[int, ...] = ()
+    sight_points_now: int = 0
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything derived from the accepted entries; dicts inside are never mutated after creation."""
+
+    setup: NewGame | None = None
+    setup_letters: str | None = None
+    red_drawn: tuple[Sight, ...] | None = None
+    reveals: int = 0
+    last_reveal: Reveal | None = None
+    round_counts: dict[Terrain, int] = field(default_factory=dict)
+    blue: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    blue_this_turn: dict[str, int] = field(default_factory=dict)
+    red: dict[Sight, int] = field(default_factory=dict)
+    red_this_turn: dict[Sight, int] = field(default_factory=dict)
+    bonus_taken: tuple[BonusTaken, ...] = ()
+    sheets: dict[str, PlayerSheet] = field(default_factory=dict)
+    solo_kept: bool = False
+    ended: bool = False
+
+    @property
+    def phase(self) -> Phase:
+        """The phase of play."""
+        if self.setup is None:
+            return Phase.NO_GAME
+        if self.ended:
+            return Phase.FINISHED
+        return Phase.SETUP if self.reveals == 0 else Phase.PLAYING
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Players in seat order; the first is the Mayor."""
+        return self.setup.players if self.setup else ()
+
+    @property
+    def rounds(self) -> int:
+        """Rounds in this game: 2 on Isla Petit, 3 on Isla Grande."""
+        return ROUNDS[self.setup.island] if self.setup else 0
+
+    @property
+    def round(self) -> int:
+        """The current round, 1-based; 0 before the first reveal."""
+        return 0 if self.reveals == 0 else (self.reveals - 1) // REVEALS_PER_ROUND + 1
+
+    @property
+    def turn(self) -> int:
+        """The current turn within the round, 1..13; 0 before the first reveal."""
+        return 0 if self.reveals == 0 else (self.reveals - 1) % REVEALS_PER_ROUND + 1
+
+    @property
+    def is_last_turn(self) -> bool:
+        """True while the 13th reveal of a round is showing and the game is not over."""
+        return self.turn == REVEALS_PER_ROUND and not self.ended
+
+    @property
+    def deck_left(self) -> dict[Terrain, int]:
+        """Cards of each terrain still in this round's deck."""
+        return {t: DECK[t] - self.round_counts.get(t, 0) for t in Terrain}
+
+    @property
+    def cards_left(self) -> int:
+        """Cards still in this round's deck (27 before the first reveal of a round)."""
+        return DECK_SIZE - 2 * self.turn
+
+    @property
+    def is_solo(self) -> bool:
+        """True for the one-player game."""
+        return len(self.players) == 1
+
+    @property
+    def blue_won(self) -> int:
+        """How many blue bonus cards were paid out (the solo rare case counts them)."""
+        return sum(1 for b in self.bonus_taken if b.kind is BonusKind.BLUE)
+
+    @property
+    def needs_solo_keep(self) -> bool:
+        """Solo: the second-to-last round is on its last turn and the 2 cards to keep are not drawn."""
+        return (
+            self.is_solo
+            and not self.ended
+            and not self.solo_kept
+            and self.reveals == (self.rounds - 1) * REVEALS_PER_ROUND
+            and self.blue_won < SOLO_KEEP_ALL_AFTER
+        )
+
+    @cached_property
+    def village_letters(self) -> dict[str, str]:
+        """Each player's letters at villages 1..10 (index 0 is village 1); empty before the set-up card."""
+        if self.setup is None or self.setup_letters is None:
+            return {}
+        s = self.setup
+        return {
+            name: village_letters(
+                self.setup_letters,
+                seat,
+                start_village=s.start_village,
+                direction=s.direction,
+                symmetric=s.symmetric,
+            )
+            for seat, name in enumerate(s.players, start=1)
+        }
+
+    @cached_property
+    def standings(self) -> Standings:
+        """Standings so far (final once the game has ended)."""
+        if self.setup is None:
+            return Standings(finished=False, players=(), winners=())
+        return standings(self.setup, self.sheets, finished=self.ended)
+
+    def sight_values(self, sight: Sight) -> tuple[int, ...]:
+        """The score-pad row of a sight on this island."""
+        assert self.setup is not None
+        return SIGHT_VALUES[self.setup.island][sight]
