@@ -1,0 +1,100 @@
+"""Shared fixtures: a log builder for rule scenarios, a log store and a table in a temp folder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.game import Game
+from companion.moves import Entry, parse_entry
+from companion.rules import DECK, REVEALS_PER_ROUND
+from companion.store import LogStore
+from companion.table import Table
+
+# A fixed round's deck order: 26 of the 27 cards, so any number of turns stays within the deck.
+ROUND_CARDS = [t.value for t, n in DECK.items() for _ in range(n)][:26]
+
+
+class LogBuilder:
+    """Builds a contract-1 log step by step and applies it to a Game as it goes."""
+
+    def __init__(self, **new_game: object) -> None:
+        self.lines: list[dict] = []
+        self.game = Game()
+        self.events: list = []
+        self.add({"type": "new_game", **new_game})
+
+    def add(self, obj: dict) -> LogBuilder:
+        """Apply one entry given as its JSON object; raises what the engine raises."""
+        self.game, self.events = self.game.apply(parse_entry(obj))
+        self.lines.append(obj)
+        return self
+
+    def setup(self, letters: str = "CEBAEDCDAB") -> LogBuilder:
+        """Read a set-up card."""
+        return self.add({"type": "setup_card", "letters": letters})
+
+    def reveal(self, a: str | None = None, b: str | None = None) -> LogBuilder:
+        """Reveal two cards, by default the next two of a fixed valid round order."""
+        turn = self.game.state.reveals % REVEALS_PER_ROUND
+        a = a or ROUND_CARDS[2 * turn]
+        b = b or ROUND_CARDS[2 * turn + 1]
+        return self.add({"type": "reveal", "cards": [a, b]})
+
+    def reveals(self, count: int) -> LogBuilder:
+        """Reveal `count` turns with default cards."""
+        for _ in range(count):
+            self.reveal()
+        return self
+
+    def to_round_end(self) -> LogBuilder:
+        """Reveal up to and including the 13th reveal of the current round."""
+        while True:
+            self.reveal()
+            if self.game.state.turn == REVEALS_PER_ROUND:
+                return self
+
+    def claim(self, player: str, **what: str) -> LogBuilder:
+        """A claim: sight=..., village=... or red=..."""
+        return self.add({"type": "claim", "player": player, **what})
+
+    def end(self) -> LogBuilder:
+        """End the game."""
+        return self.add({"type": "end_game"})
+
+    @property
+    def state(self):
+        """The derived state so far."""
+        return self.game.state
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The accepted entries."""
+        return list(self.game.entries)
+
+    def jsonl(self) -> str:
+        """The log as JSONL text."""
+        import json
+
+        return "".join(json.dumps(line) + "\n" for line in self.lines)
+
+
+@pytest.fixture
+def log():
+    """A factory of LogBuilders: log(players=[...], island=..., ...)."""
+    return LogBuilder
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[LogStore]:
+    """A fresh SQLite log store in a temp folder."""
+    with LogStore(tmp_path / "games.sqlite3", clock=lambda: 1_700_000_000.0) as s:
+        yield s
+
+
+@pytest.fixture
+def table(store: LogStore) -> Table:
+    """A table over the fresh store, with no game yet."""
+    return Table(store)
