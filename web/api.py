@@ -1,0 +1,303 @@
+"""The JSON API: state, log, export/import, event calls (contract-1 entries), seats, Mayor, stream.
+
+Views are thin: they check who is asking, hand the entry to the table and serialise the answer.
+The rules live in the engine. web/API.md describes every route for the pages.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, current_app, g, jsonify, request
+from werkzeug.exceptions import BadRequest, NotFound, ServiceUnavailable
+
+from companion.errors import ConflictError, PermissionRefused
+from companion.moves import TYPE_NAMES, Claim, Entry, parse_entry
+from web.security import (
+    MAYOR_COOKIE,
+    MAYOR_COOKIE_MAX_AGE_S,
+    PIN_HEADER,
+    SEAT_COOKIE,
+    SEAT_COOKIE_MAX_AGE_S,
+)
+from web.serialize import accepted_json, entry_json, state_json
+from web.services import Services
+from web.stream import TooManyStreams
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+EXPECT_SEQ_HEADER = "X-Expect-Seq"  # optional: the seq the sender last saw; another one -> 409
+JSONL_TYPES = "application/x-ndjson"
+
+
+def services() -> Services:
+    """The Services of the running app."""
+    return current_app.extensions["tucana"]
+
+
+def _body() -> dict[str, Any]:
+    """The request body as a JSON object, or a clear 400."""
+    text = request.get_data(as_text=True)
+    if not text.strip():
+        raise BadRequest("the request needs a JSON object as its body")
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadRequest(f"the body is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    if not isinstance(doc, dict):
+        raise BadRequest("the body must be a JSON object")
+    return doc
+
+
+def _field(doc: dict[str, Any], name: str, allowed: set[str]) -> str:
+    """A required non-empty text field of a small body; other fields are refused."""
+    unknown = set(doc) - allowed
+    if unknown:
+        raise BadRequest(f"unknown field(s) {', '.join(sorted(unknown))}")
+    value = doc.get(name)
+    if not isinstance(value, str) or not value:
+        raise BadRequest(f"{name} must be non-empty text")
+    return value
+
+
+def _address() -> str:
+    return request.remote_addr or "?"
+
+
+def is_mayor() -> bool:
+    """True when the request carries the right PIN header or the mayor cookie (a wrong PIN raises)."""
+    security = services().security
+    pin = request.headers.get(PIN_HEADER)
+    if pin is not None:
+        security.check_pin(pin, _address())
+        return True
+    return security.is_mayor_token(request.cookies.get(MAYOR_COOKIE))
+
+
+def require_mayor(what: str) -> None:
+    """Refuse with 403 unless the Mayor is asking."""
+    if not is_mayor():
+        raise PermissionRefused(f"{what} needs the Mayor's PIN")
+
+
+def seat_player() -> str | None:
+    """The player whose seat this phone holds in the current game, or None."""
+    s = services()
+    return s.security.seats.player_for(s.table.game_id, request.cookies.get(SEAT_COOKIE))
+
+
+def _authorise(entry: Entry) -> None:
+    """A claim needs that player's seat or the Mayor; every other entry needs the Mayor."""
+    if not isinstance(entry, Claim):
+        require_mayor(f"a {TYPE_NAMES[type(entry)]} entry")
+        return
+    if is_mayor():
+        return
+    seat = seat_player()
+    if seat is None:
+        raise PermissionRefused(f"take {entry.player}'s seat first to claim for {entry.player}")
+    if seat != entry.player:
+        raise PermissionRefused(f"this phone holds {seat}'s seat: it cannot claim for {entry.player}")
+
+
+def _check_expected_seq() -> None:
+    raw = request.headers.get(EXPECT_SEQ_HEADER)
+    if raw is None:
+        return
+    if not raw.isdigit():
+        raise BadRequest(f"{EXPECT_SEQ_HEADER} must be a whole number, not {raw!r}")
+    now = services().table.seq
+    if int(raw) != now:
+        raise ConflictError(f"the log moved on: you saw entry {raw}, the newest is {now}; reload")
+
+
+@bp.get("/session")
+def session() -> Response:
+    """Who this browser is: its CSRF token, its seat, whether it is the Mayor (and then the PIN)."""
+    s = services()
+    mayor = s.security.is_mayor_token(request.cookies.get(MAYOR_COOKIE))
+    doc: dict[str, Any] = {
+        "csrf": g.csrf_token,
+        "game_id": s.table.game_id,
+        "seat": seat_player(),
+        "mayor": mayor,
+    }
+    if mayor:
+        doc["pin"] = s.security.pin
+    return jsonify(doc)
+
+
+@bp.get("/state")
+def state() -> Response:
+    """The whole table state (see web/API.md)."""
+    game_id, seq, st = services().table.snapshot()
+    return jsonify(state_json(game_id, seq, st))
+
+
+@bp.get("/log")
+def log() -> Response:
+    """The current game's entries after ?since=N (default 0)."""
+    since = request.args.get("since", "0")
+    if not since.isdigit():
+        raise BadRequest(f"since must be a whole number, not {since!r}")
+    table = services().table
+    game_id, seq, _ = table.snapshot()
+    entries = [entry_json(s, e) for s, e in table.log_since(int(since)) if s <= seq]
+    return jsonify({"game_id": game_id, "seq": seq, "entries": entries})
+
+
+@bp.get("/games")
+def games() -> Response:
+    """Every stored game, newest first."""
+    rows = services().store.games()
+    return jsonify({
+        "current": services().table.game_id,
+        "games": [
+            {"game_id": g_.id, "created": g_.created, "players": list(g_.players), "entries": g_.entries}
+            for g_ in rows
+        ],
+    })
+
+
+@bp.get("/log.jsonl")
+def export() -> Response:
+    """A game's log as a JSONL download (?game_id=N, default the current game)."""
+    s = services()
+    raw = request.args.get("game_id")
+    if raw is not None and not raw.isdigit():
+        raise BadRequest(f"game_id must be a whole number, not {raw!r}")
+    game_id = int(raw) if raw is not None else s.table.game_id
+    if game_id is None:
+        raise NotFound("no game to export yet")
+    text = s.store.export_jsonl(game_id)
+    return Response(
+        text,
+        mimetype=JSONL_TYPES,
+        headers={"Content-Disposition": f'attachment; filename="tucana-game-{game_id}.jsonl"'},
+    )
+
+
+@bp.post("/import")
+def import_log() -> tuple[Response, int]:
+    """Mayor: check a JSONL log against the rules, store it as a new game and make it current."""
+    require_mayor("importing a log")
+    text = request.get_data(as_text=True)
+    s = services()
+    game_id = s.store.import_jsonl(text)  # RefusedLine names the line; nothing is stored then
+    s.table.open_game(game_id)
+    s.hub.reset()
+    gid, seq, st = s.table.snapshot()
+    return jsonify({"game_id": gid, "seq": seq, "state": state_json(gid, seq, st)}), 201
+
+
+@bp.post("/events")
+def post_entry() -> tuple[Response, int]:
+    """Add one contract-1 entry to the current game (or start one with new_game)."""
+    entry = parse_entry(_body())
+    _authorise(entry)
+    _check_expected_seq()
+    accepted = services().table.submit(entry)
+    return jsonify(accepted_json(accepted)), 201
+
+
+@bp.get("/seats")
+def seats() -> Response:
+    """The players of the current game and whether a phone holds each seat."""
+    s = services()
+    game_id, _, st = s.table.snapshot()
+    taken = s.security.seats.taken(game_id)
+    mine = seat_player()
+    return jsonify({
+        "game_id": game_id,
+        "seats": [{"player": p, "taken": p in taken, "mine": p == mine} for p in st.players],
+    })
+
+
+@bp.post("/seats/join")
+def join_seat() -> Response:
+    """Take a seat of the current game: sets the HttpOnly seat cookie."""
+    player = _field(_body(), "player", {"player"})
+    s = services()
+    game_id, _, st = s.table.snapshot()
+    if game_id is None or player not in st.players:
+        raise BadRequest(f"{player!r} is not a player of the current game")
+    token = s.security.seats.join(game_id, player, request.cookies.get(SEAT_COOKIE))
+    response = jsonify({"game_id": game_id, "seat": player})
+    response.set_cookie(SEAT_COOKIE, token, max_age=SEAT_COOKIE_MAX_AGE_S, httponly=True,
+                        samesite="Strict", path="/")
+    return response
+
+
+@bp.post("/seats/leave")
+def leave_seat() -> Response:
+    """Give up this phone's seat."""
+    s = services()
+    player = seat_player()
+    if player is not None and s.table.game_id is not None:
+        s.security.seats.free(s.table.game_id, player)
+    response = jsonify({"seat": None})
+    response.delete_cookie(SEAT_COOKIE, path="/", samesite="Strict", httponly=True)
+    return response
+
+
+@bp.post("/seats/free")
+def free_seat() -> Response:
+    """Mayor: free a player's seat so another phone can take it."""
+    require_mayor("freeing a seat")
+    player = _field(_body(), "player", {"player"})
+    s = services()
+    freed = s.table.game_id is not None and s.security.seats.free(s.table.game_id, player)
+    return jsonify({"player": player, "freed": freed})
+
+
+@bp.post("/mayor/login")
+def mayor_login() -> Response:
+    """Check the Mayor's PIN once; sets the HttpOnly mayor cookie and answers the PIN."""
+    pin = _field(_body(), "pin", {"pin"})
+    security = services().security
+    security.check_pin(pin, _address())
+    response = jsonify({"mayor": True, "pin": security.pin})
+    response.set_cookie(MAYOR_COOKIE, security.mayor_token(), max_age=MAYOR_COOKIE_MAX_AGE_S,
+                        httponly=True, samesite="Strict", path="/")
+    return response
+
+
+@bp.get("/mayor")
+def mayor() -> Response:
+    """Whether this browser is the Mayor's console; the PIN comes with a yes."""
+    security = services().security
+    if security.is_mayor_token(request.cookies.get(MAYOR_COOKIE)):
+        return jsonify({"mayor": True, "pin": security.pin})
+    return jsonify({"mayor": False})
+
+
+@bp.post("/mayor/logout")
+def mayor_logout() -> Response:
+    """Forget the mayor cookie of this browser."""
+    response = jsonify({"mayor": False})
+    response.delete_cookie(MAYOR_COOKIE, path="/", samesite="Strict", httponly=True)
+    return response
+
+
+@bp.get("/stream")
+def stream() -> Response:
+    """Server-Sent Events: `entry` and `reset` messages with id = seq, keep-alive comments."""
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+    game = request.args.get("game_id")
+    for name, value in (("Last-Event-ID", raw), ("game_id", game)):
+        if value is not None and not value.strip().isdigit():
+            raise BadRequest(f"{name} must be a whole number, not {value!r}")
+    try:
+        body = services().hub.stream(
+            last_event_id=int(raw) if raw is not None else None,
+            game_id=int(game) if game is not None else None,
+        )
+    except TooManyStreams as exc:
+        raise ServiceUnavailable(str(exc)) from None
+    return Response(
+        body,
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        direct_passthrough=True,
+    )

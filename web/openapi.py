@@ -1,0 +1,191 @@
+"""The OpenAPI 3 document of the JSON API, served at GET /api/openapi.json."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from companion.moves import LETTERS, Direction, Island, Sight, Terrain
+
+bp = Blueprint("openapi", __name__, url_prefix="/api")
+
+OPENAPI_VERSION = "3.0.3"
+API_VERSION = "1.0.0"
+
+_ERROR = {"$ref": "#/components/responses/Error"}
+_JSON_OBJ = {"type": "object", "additionalProperties": True}
+
+
+def _enum(cls: Any) -> dict[str, Any]:
+    return {"type": "string", "enum": [m.value for m in cls]}
+
+
+def _entry_schemas() -> dict[str, Any]:
+    """Contract 1 as JSON Schema: one schema per entry type, joined by oneOf."""
+    sight = _enum(Sight)
+    letter = {"type": "string", "enum": list(LETTERS)}
+
+    def obj(kind: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["type", *required],
+            "properties": {"type": {"type": "string", "enum": [kind]}, **props},
+        }
+
+    return {
+        "NewGame": obj("new_game", {
+            "players": {"type": "array", "minItems": 1, "maxItems": 8, "uniqueItems": True,
+                        "items": {"type": "string", "minLength": 1}},
+            "island": _enum(Island), "special_bonus": {"type": "boolean"},
+            "start_village": {"type": "integer", "minimum": 1, "maximum": 10},
+            "direction": _enum(Direction), "symmetric": {"type": "boolean"},
+        }, ["players"]),
+        "SetupCard": obj("setup_card", {"letters": {"type": "string", "pattern": "^[A-E]{10}$"}},
+                         ["letters"]),
+        "RedBonus": obj("red_bonus", {"sights": {"type": "array", "items": sight, "minItems": 1}},
+                        ["sights"]),
+        "Reveal": obj("reveal", {"cards": {"type": "array", "items": _enum(Terrain),
+                                           "minItems": 2, "maxItems": 2}}, ["cards"]),
+        "Claim": obj("claim", {"player": {"type": "string"}, "sight": sight, "village": letter,
+                               "red": sight}, ["player"]),
+        "SoloKeep": obj("solo_keep", {"letters": {"type": "array", "items": letter,
+                                                  "minItems": 2, "maxItems": 2}}, ["letters"]),
+        "EndGame": obj("end_game", {}, []),
+        "Undo": obj("undo", {}, []),
+    }
+
+
+def _op(summary: str, *, auth: str = "none", body: Any = None, ok: int = 200,
+        ok_schema: Any = _JSON_OBJ, media: str = "application/json",
+        params: list[dict[str, Any]] | None = None, errors: tuple[int, ...] = ()) -> dict[str, Any]:
+    """One operation: summary, who may call it, body, success response and error statuses."""
+    op: dict[str, Any] = {
+        "summary": summary,
+        "x-auth": auth,
+        "responses": {str(ok): {"description": "OK", "content": {media: {"schema": ok_schema}}}},
+    }
+    if auth == "mayor":
+        op["security"] = [{"mayorPin": []}, {"mayorCookie": []}]
+    elif auth == "seat-or-mayor":
+        op["security"] = [{"seatCookie": []}, {"mayorPin": []}, {"mayorCookie": []}]
+    if body is not None:
+        op["requestBody"] = {"required": True, "content": body}
+    if params:
+        op["parameters"] = params
+    for status in errors:
+        op["responses"][str(status)] = _ERROR
+    return op
+
+
+def _query(name: str, description: str) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "description": description,
+            "schema": {"type": "integer", "minimum": 0}}
+
+
+def _json(schema: Any) -> dict[str, Any]:
+    return {"application/json": {"schema": schema}}
+
+
+def _paths() -> dict[str, Any]:
+    entry = {"$ref": "#/components/schemas/Entry"}
+    player = _json({"type": "object", "required": ["player"], "additionalProperties": False,
+                    "properties": {"player": {"type": "string"}}})
+    return {
+        "/session": {"get": _op("This browser: CSRF token, seat, Mayor or not (and the PIN if so)")},
+        "/state": {"get": _op("Everything a page needs to draw the table, console or a phone")},
+        "/log": {"get": _op("The current game's entries with their seq",
+                            params=[_query("since", "only entries after this seq")], errors=(400,))},
+        "/games": {"get": _op("Every stored game, newest first")},
+        "/log.jsonl": {"get": _op("A game's log as JSONL (contract 1)", media="application/x-ndjson",
+                                  ok_schema={"type": "string"},
+                                  params=[_query("game_id", "default: the current game")],
+                                  errors=(400, 404))},
+        "/import": {"post": _op("Check a JSONL log, store it as a new game and make it current",
+                                auth="mayor", ok=201, body={"application/x-ndjson": {"schema": {"type": "string"}}},
+                                errors=(400, 403, 429))},
+        "/events": {"post": _op("Add one contract-1 entry; a claim needs that player's seat or the Mayor",
+                                auth="seat-or-mayor", ok=201, body=_json(entry),
+                                params=[{"name": "X-Expect-Seq", "in": "header", "required": False,
+                                         "schema": {"type": "integer"},
+                                         "description": "the seq the caller last saw; else 409"}],
+                                errors=(400, 403, 409, 429))},
+        "/seats": {"get": _op("Players of the current game and which seats phones hold")},
+        "/seats/join": {"post": _op("Take a seat: sets the HttpOnly tucana_seat cookie", body=player,
+                                    errors=(400, 409))},
+        "/seats/leave": {"post": _op("Give up this phone's seat")},
+        "/seats/free": {"post": _op("Free a player's seat", auth="mayor", body=player,
+                                    errors=(400, 403, 429))},
+        "/mayor": {"get": _op("Whether this browser is the Mayor's console (with the PIN if so)")},
+        "/mayor/login": {"post": _op("Check the PIN once: sets the HttpOnly tucana_mayor cookie",
+                                     body=_json({"type": "object", "required": ["pin"],
+                                                 "properties": {"pin": {"type": "string"}}}),
+                                     errors=(400, 403, 429))},
+        "/mayor/logout": {"post": _op("Forget the mayor cookie")},
+        "/stream": {"get": _op("Server-Sent Events: hello, entry and reset messages, id = seq",
+                               media="text/event-stream", ok_schema={"type": "string"},
+                               params=[_query("last_event_id", "catch up after this seq (or the "
+                                              "Last-Event-ID header)"),
+                                       _query("game_id", "the game the page shows; another -> reset")],
+                               errors=(400, 503))},
+        "/camera": {"get": _op("Camera and scanner status with the last reading")},
+        "/camera/snapshot.jpg": {"get": _op("The newest frame", media="image/jpeg",
+                                            ok_schema={"type": "string", "format": "binary"},
+                                            errors=(503,))},
+        "/camera/crop.jpg": {"get": _op("The crop of the last reading", media="image/jpeg",
+                                        ok_schema={"type": "string", "format": "binary"},
+                                        errors=(503,))},
+        "/camera/stream.mjpg": {"get": _op("The camera preview as MJPEG",
+                                           media="multipart/x-mixed-replace",
+                                           ok_schema={"type": "string", "format": "binary"},
+                                           errors=(503,))},
+        "/table/lay": {"post": _op("Lay cards on the virtual table ([] clears it)", auth="mayor",
+                                   body=_json({"type": "object", "required": ["cards"],
+                                               "properties": {"cards": {"type": "array",
+                                                                        "items": {"type": "string"}}}}),
+                                   errors=(400, 403, 409, 503))},
+        "/deck/enroll": {
+            "get": _op("Guided enrollment: the next card to show and what is done", errors=(503,)),
+            "post": _op("Take the current frame as a picture of a card", auth="mayor",
+                        body=_json({"type": "object", "required": ["card"],
+                                    "properties": {"card": {"type": "string"}}}),
+                        errors=(400, 403, 503)),
+        },
+        "/openapi.json": {"get": _op("This document")},
+    }
+
+
+def document() -> dict[str, Any]:
+    """The whole OpenAPI document."""
+    schemas = _entry_schemas()
+    schemas["Entry"] = {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in list(schemas)]}
+    schemas["Error"] = {"type": "object", "required": ["error"],
+                        "properties": {"error": {"type": "string"}, "line": {"type": "integer"}}}
+    return {
+        "openapi": OPENAPI_VERSION,
+        "info": {
+            "title": "Tucana Companion API",
+            "version": API_VERSION,
+            "description": "The Pi's JSON API; web/API.md has the prose. State-changing calls made "
+                           "with cookies need the X-CSRF-Token header equal to the tucana_csrf cookie.",
+        },
+        "servers": [{"url": "/api"}],
+        "paths": _paths(),
+        "components": {
+            "schemas": schemas,
+            "responses": {"Error": {"description": "Refused; nothing changed",
+                                    "content": _json({"$ref": "#/components/schemas/Error"})}},
+            "securitySchemes": {
+                "mayorPin": {"type": "apiKey", "in": "header", "name": "X-Mayor-Pin"},
+                "mayorCookie": {"type": "apiKey", "in": "cookie", "name": "tucana_mayor"},
+                "seatCookie": {"type": "apiKey", "in": "cookie", "name": "tucana_seat"},
+            },
+        },
+    }
+
+
+@bp.get("/openapi.json")
+def openapi_json() -> Response:
+    """GET /api/openapi.json."""
+    return jsonify(document())

@@ -1,0 +1,125 @@
+"""JSON documents of the API: the table state, accepted entries and their events."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from enum import Enum
+from typing import Any
+
+from companion.moves import LETTERS, TYPE_NAMES, Entry, Sight, entry_to_dict
+from companion.rules import SIGHT_VALUES, VILLAGE_POINTS
+from companion.scoring import Standings
+from companion.state import GameState, Phase
+from companion.table import Accepted
+
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def jsonable(value: Any) -> Any:
+    """Turn engine values (dataclasses, enums, tuples, enum-keyed dicts) into plain JSON values."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Standings):
+        return standings_json(value)
+    if type(value) in TYPE_NAMES:
+        return entry_to_dict(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(jsonable(k)): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def event_json(event: Any) -> dict[str, Any]:
+    """One engine event as {"type": "revealed", ...fields}; the type is the class name in snake_case."""
+    return {"type": _CAMEL.sub("_", type(event).__name__).lower(), **jsonable(event)}
+
+
+def standings_json(standings: Standings) -> dict[str, Any]:
+    """Contract-2 standings plus each player's achievement (its rulebook text, or null)."""
+    doc = standings.to_json()
+    for row, player in zip(doc["players"], standings.players, strict=True):
+        row["achievement"] = player.achievement.name.lower() if player.achievement else None
+        row["achievement_text"] = player.achievement.value if player.achievement else None
+    return doc
+
+
+def _sheet_json(sheet: Any) -> dict[str, Any]:
+    return {
+        "sights": {s.value: sheet.sights.get(s, 0) for s in Sight},
+        "villages": list(sheet.villages),
+        "reds": [s.value for s in sheet.reds],
+        "bonus": sheet.bonus,
+        "sights_by_round": list(sheet.sights_by_round),
+        "sight_points_now": sheet.sight_points_now,
+    }
+
+
+def _score_pad(state: GameState) -> dict[str, Any] | None:
+    """The printed score pad of this island, so a phone can draw it without knowing the rules."""
+    if state.setup is None:
+        return None
+    island = state.setup.island
+    return {
+        "sights": {s.value: list(SIGHT_VALUES[island][s]) for s in Sight},
+        "villages": {letter: VILLAGE_POINTS[island][letter] for letter in LETTERS},
+    }
+
+
+def state_json(game_id: int | None, seq: int, state: GameState) -> dict[str, Any]:
+    """Everything a page needs to draw the table, the console or a phone."""
+    setup = state.setup
+    standings = state.standings
+    return {
+        "game_id": game_id,
+        "seq": seq,
+        "phase": state.phase.value,
+        "setup": entry_to_dict(setup) if setup else None,
+        "players": list(state.players),
+        "mayor": setup.mayor if setup else None,
+        "rounds": state.rounds,
+        "round": state.round,
+        "turn": state.turn,
+        "is_last_turn": state.is_last_turn,
+        "round_over": state.is_last_turn or state.phase is Phase.FINISHED,
+        "needs_solo_keep": state.needs_solo_keep,
+        "needs_red_bonus": bool(
+            setup and setup.special_bonus and state.red_drawn is None and state.reveals == 0
+        ),
+        "announcement": [c.value for c in state.last_reveal.cards] if state.last_reveal else None,
+        "deck_left": {t.value: n for t, n in state.deck_left.items()},
+        "cards_left": state.cards_left,
+        "setup_letters": state.setup_letters,
+        "village_letters": dict(state.village_letters),
+        "blue": {letter: list(values) for letter, values in state.blue.items()},
+        "red": {s.value: points for s, points in state.red.items()},
+        "bonus_taken": [jsonable(b) for b in state.bonus_taken],
+        "sheets": {name: _sheet_json(sheet) for name, sheet in state.sheets.items()},
+        "score_pad": _score_pad(state),
+        "standings": standings_json(standings),
+    }
+
+
+def entry_json(seq: int, entry: Entry) -> dict[str, Any]:
+    """One log line with its sequence number."""
+    return {"seq": seq, "entry": entry_to_dict(entry)}
+
+
+def accepted_json(accepted: Accepted, *, with_state: bool = True) -> dict[str, Any]:
+    """An accepted entry: game id, seq, the entry, what it caused and (optionally) the new state."""
+    return {
+        "game_id": accepted.game_id,
+        "seq": accepted.seq,
+        "entry": entry_to_dict(accepted.entry),
+        "events": [event_json(e) for e in accepted.events],
+        "state": state_json(accepted.game_id, accepted.seq, accepted.state) if with_state else None,
+    }
+
+
+def dumps(doc: Any) -> str:
+    """Compact JSON text (UTF-8 names stay readable)."""
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,191 @@
+"""Server-Sent Events: every accepted entry goes to every open stream, with the log's sequence number.
+
+A stream starts with a reconnect hint and a `hello`, then catches up from Last-Event-ID, then
+follows live. Each accepted entry is serialised once and shared by every stream. A stream whose
+phone does not read fast enough is closed rather than allowed to grow memory: its browser
+reconnects with Last-Event-ID and catches up from the log, which loses nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from companion.moves import NewGame, entry_to_dict
+from companion.table import Accepted, Table
+from web.serialize import accepted_json, dumps, state_json
+
+KEEPALIVE_S = 15.0  # comment line this often: below the 30-60 s idle cut of proxies and phones
+RETRY_MS = 2000  # browsers reconnect this long after a dropped stream (a phone waking up)
+CLIENT_QUEUE_MAX = 256  # frames waiting for one phone; past this it is dropped and catches up
+MAX_STREAMS = 100  # open streams at most; each holds a server thread (see web/commands/serve.py)
+
+
+class TooManyStreams(RuntimeError):
+    """Every stream slot is taken; the caller answers 503 and the browser retries."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One accepted entry, serialised once for every stream."""
+
+    game_id: int
+    seq: int
+    is_new_game: bool
+    data: str
+
+
+class _Client:
+    """One open stream's bounded queue; overflow marks it for closing instead of growing."""
+
+    def __init__(self, limit: int) -> None:
+        self.frames: deque[Frame | None] = deque()
+        self.limit = limit
+        self.overflowed = False
+        self.ready = threading.Condition(threading.Lock())
+
+    def offer(self, frame: Frame | None) -> None:
+        """Queue a frame (None = close) without ever blocking the submitter."""
+        with self.ready:
+            if frame is not None and len(self.frames) >= self.limit:
+                self.overflowed = True
+                self.frames.clear()
+            else:
+                self.frames.append(frame)
+            self.ready.notify()
+
+    def take(self, timeout: float) -> tuple[bool, Frame | None]:
+        """Wait up to timeout for a frame: (False, None) on timeout, (True, None) to close."""
+        with self.ready:
+            if not self.frames and not self.overflowed:
+                self.ready.wait(timeout)
+            if self.overflowed:
+                return True, None
+            if not self.frames:
+                return False, None
+            return True, self.frames.popleft()
+
+
+def sse(data: str, *, event: str, id: int | None = None) -> bytes:
+    """One SSE message; data is single-line JSON so it needs one data: field."""
+    head = f"id: {id}\n" if id is not None else ""
+    return f"{head}event: {event}\ndata: {data}\n\n".encode()
+
+
+class StreamHub:
+    """Fans accepted entries out to every open stream; subscribe it to the table once."""
+
+    def __init__(
+        self,
+        table: Table,
+        *,
+        keepalive_s: float = KEEPALIVE_S,
+        queue_max: int = CLIENT_QUEUE_MAX,
+        max_streams: int = MAX_STREAMS,
+    ) -> None:
+        self._table = table
+        self._keepalive_s = keepalive_s
+        self._queue_max = queue_max
+        self._max_streams = max_streams
+        self._clients: set[_Client] = set()
+        self._lock = threading.Lock()
+        self._closed = False
+        self._unsubscribe = table.subscribe(self._on_accepted)
+
+    @property
+    def client_count(self) -> int:
+        """How many streams are open now."""
+        with self._lock:
+            return len(self._clients)
+
+    def _on_accepted(self, accepted: Accepted) -> None:
+        frame = Frame(
+            accepted.game_id,
+            accepted.seq,
+            isinstance(accepted.entry, NewGame),
+            dumps(accepted_json(accepted)),
+        )
+        self._broadcast(frame)
+
+    def _broadcast(self, frame: Frame | None) -> None:
+        with self._lock:
+            clients = list(self._clients)
+        for client in clients:
+            client.offer(frame)
+
+    def reset(self) -> None:
+        """Tell every stream the game changed under it (an imported game was opened)."""
+        game_id, seq, state = self._table.snapshot()
+        if game_id is None:
+            return
+        data = dumps({"game_id": game_id, "seq": seq, "state": state_json(game_id, seq, state)})
+        self._broadcast(Frame(game_id, seq, True, data))
+
+    def close(self) -> None:
+        """End every stream (server shutdown) and stop listening to the table."""
+        self._closed = True
+        self._unsubscribe()
+        self._broadcast(None)
+
+    def stream(self, *, last_event_id: int | None, game_id: int | None) -> Iterator[bytes]:
+        """Open a stream; raises TooManyStreams when every slot is taken."""
+        client = _Client(self._queue_max)
+        with self._lock:
+            if len(self._clients) >= self._max_streams:
+                raise TooManyStreams(f"{self._max_streams} live streams are open already")
+            self._clients.add(client)  # before reading the log, so nothing falls in between
+        return self._run(client, last_event_id, game_id)
+
+    def _run(self, client: _Client, last_id: int | None, game_id: int | None) -> Iterator[bytes]:
+        try:
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            cur_game, cur_seq, state = self._table.snapshot()
+            yield sse(dumps({"game_id": cur_game, "seq": cur_seq}), event="hello")
+            if cur_game is not None and (game_id not in (None, cur_game) or (last_id or 0) > cur_seq):
+                data = dumps({"game_id": cur_game, "seq": cur_seq, "state": state_json(cur_game, cur_seq, state)})
+                yield sse(data, event="reset", id=cur_seq)
+                seen = cur_seq
+            elif last_id is not None:
+                yield from self._catch_up(last_id, cur_seq)
+                seen = max(last_id, cur_seq)
+            else:
+                seen = cur_seq
+            game = cur_game
+            while not self._closed:
+                got, frame = client.take(self._keepalive_s)
+                if not got:
+                    yield b": keep-alive\n\n"
+                    continue
+                if frame is None:
+                    return  # closing, or this phone fell behind: it reconnects and catches up
+                if frame.game_id != game or frame.is_new_game:
+                    game, seen = frame.game_id, frame.seq
+                    yield sse(frame.data, event="reset", id=frame.seq)
+                    continue
+                if frame.seq <= seen:
+                    continue  # already sent during catch-up
+                if frame.seq > seen + 1:
+                    yield from self._catch_up(seen, frame.seq - 1)
+                seen = frame.seq
+                yield sse(frame.data, event="entry", id=frame.seq)
+        finally:
+            with self._lock:
+                self._clients.discard(client)
+
+    def _catch_up(self, after: int, upto: int) -> Iterator[bytes]:
+        """Entries after `after` up to `upto` from the log; the last one carries the state."""
+        game_id, seq, state = self._table.snapshot()
+        missed = [(s, e) for s, e in self._table.log_since(after) if s <= upto]
+        for i, (s, entry) in enumerate(missed):
+            last = i == len(missed) - 1
+            doc = {
+                "game_id": game_id,
+                "seq": s,
+                "entry": entry_to_dict(entry),
+                "events": [],
+                "state": state_json(game_id, seq, state) if last else None,
+                "catch_up": True,
+            }
+            yield sse(dumps(doc), event="entry", id=s)
