@@ -1,0 +1,349 @@
+/* Shared by every page: text, safe DOM building, the JSON API, the live stream and the
+   renderers of what the engine computed (announcement, deck, bonus cards, standings).
+   No rule is decided here: everything shown comes from the state the server sends. */
+(function () {
+  "use strict";
+
+  const cfg = JSON.parse(document.getElementById("tucana-config").textContent || "{}");
+  const TEXT = cfg.i18n || {};
+  const TERRAINS = ["desert", "forest", "mountain", "water", "any"];
+  const SIGHTS = ["obelisk", "book", "toucan", "yeti", "sea_monster"];
+  const LETTERS = ["A", "B", "C", "D", "E"];
+  const ROMAN = ["I", "II", "III", "IV"];
+  const SVG_NS = "http://www.w3.org/2000/svg";
+
+  /** The text for key with {name} placeholders filled in. */
+  function t(key, params) {
+    const template = Object.prototype.hasOwnProperty.call(TEXT, key) ? TEXT[key] : key;
+    if (!params) return template;
+    return template.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  }
+
+  /** Build an element; strings become text nodes, so player names are never parsed as HTML. */
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs || {})) {
+      if (value === false || value === null || value === undefined) continue;
+      if (name === "class") node.className = value;
+      else if (name === "text") node.textContent = value;
+      else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+      else node.setAttribute(name, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  /** An icon from the inline sprite. */
+  function icon(name) {
+    const svg = document.createElementNS(SVG_NS, "svg");
+    svg.setAttribute("class", "icon");
+    svg.setAttribute("aria-hidden", "true");
+    const use = document.createElementNS(SVG_NS, "use");
+    use.setAttribute("href", "#i-" + name);
+    svg.append(use);
+    return svg;
+  }
+
+  function byId(id) { return document.getElementById(id); }
+
+  function show(node, visible) { if (node) node.hidden = !visible; }
+
+  function readCookie(name) {
+    const hit = document.cookie.split("; ").find((part) => part.startsWith(name + "="));
+    return hit ? decodeURIComponent(hit.slice(name.length + 1)) : null;
+  }
+
+  /** Call the JSON API; resolves to the parsed body, rejects with the server's error message. */
+  async function api(method, url, body) {
+    const headers = { Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const token = readCookie(cfg.csrf_cookie || "tucana_csrf") || cfg.csrf_token;
+    if (token && method !== "GET") headers[cfg.csrf_header || "X-CSRF-Token"] = token;
+    let response;
+    try {
+      response = await fetch(url, {
+        method, headers, credentials: "same-origin",
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw Object.assign(new Error(t("error.network")), { status: 0 });
+    }
+    let doc = null;
+    try { doc = await response.json(); } catch (err) { doc = null; }
+    if (!response.ok) {
+      const message = (doc && (doc.message || doc.error)) || t("error.http", { status: response.status });
+      throw Object.assign(new Error(message), { status: response.status, doc });
+    }
+    return doc;
+  }
+
+  /* ---- live stream ---- */
+
+  const statusText = { live: "live.live", connecting: "live.connecting", down: "live.down" };
+
+  function setLive(status) {
+    const node = byId("live");
+    if (!node) return;
+    node.dataset.status = status;
+    node.textContent = t(statusText[status]);
+  }
+
+  /**
+   * Follow the game: handlers.state(state, doc) for each new state, handlers.events(events, doc)
+   * for what an entry caused (live entries only, not catch-up). Reconnects with the last seen
+   * sequence number when a sleeping phone wakes up.
+   */
+  function follow(handlers) {
+    let source = null;
+    let current = cfg.state || null;
+    let retryTimer = null;
+
+    function apply(state, doc) {
+      if (!state) return;
+      const newer = !current || state.game_id !== current.game_id || state.seq >= current.seq;
+      if (!newer) return;
+      current = state;
+      handlers.state(state, doc);
+    }
+
+    async function refetch() {
+      try { apply(await api("GET", cfg.api.state), null); } catch (err) { setLive("down"); }
+    }
+
+    function open() {
+      clearTimeout(retryTimer);
+      if (source) source.close();
+      const url = new URL(cfg.api.stream, location.href);
+      if (current && current.game_id !== null && current.game_id !== undefined) {
+        url.searchParams.set("game_id", current.game_id);
+        url.searchParams.set("last_event_id", current.seq);
+      }
+      setLive("connecting");
+      source = new EventSource(url.toString());
+      source.addEventListener("open", () => setLive("live"));
+      source.addEventListener("error", () => {
+        if (source.readyState === EventSource.CLOSED) {
+          setLive("down");
+          retryTimer = setTimeout(open, cfg.retry_ms || 3000);
+        } else {
+          setLive("connecting");
+        }
+      });
+      source.addEventListener("hello", (e) => {
+        setLive("live");
+        const hello = JSON.parse(e.data);
+        if (!current || hello.game_id !== current.game_id || hello.seq < current.seq) refetch();
+      });
+      source.addEventListener("reset", (e) => {
+        const doc = JSON.parse(e.data);
+        apply(doc.state, doc);
+        if (handlers.reset) handlers.reset(doc);
+      });
+      source.addEventListener("entry", (e) => {
+        const doc = JSON.parse(e.data);
+        if (doc.state) apply(doc.state, doc);
+        if (!doc.catch_up && handlers.events && doc.events) handlers.events(doc.events, doc);
+      });
+    }
+
+    // A phone that slept has a dead socket that may still look open: start afresh on wake.
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) open(); });
+    window.addEventListener("online", open);
+    window.addEventListener("pageshow", (e) => { if (e.persisted) open(); });
+    if (current) handlers.state(current, null);
+    else refetch();
+    open();
+    return { refetch, get state() { return current; } };
+  }
+
+  /* ---- renderers of engine results ---- */
+
+  function terrainName(terrain) { return t("terrain." + terrain); }
+
+  function announcementWords(cards) {
+    return t("announce.pair", { a: terrainName(cards[0]), b: terrainName(cards[1]) });
+  }
+
+  function terrainCard(terrain, extra) {
+    return el("div", { class: "terrain-card t-" + terrain }, icon(terrain), el("span", {}, terrainName(terrain)), extra || null);
+  }
+
+  /** Round and turn pills plus the big announcement. */
+  function renderAnnouncement(state) {
+    const round = byId("round-label");
+    const turn = byId("turn-label");
+    const cards = byId("reveal-cards");
+    const words = byId("words");
+    const note = byId("announce-note");
+    if (!words) return;
+    cards.replaceChildren();
+    show(turn, state.round > 0);
+    note.textContent = "";
+    if (state.phase === "no_game") {
+      round.textContent = t("status.no_round");
+      words.textContent = t("announce.no_game");
+      return;
+    }
+    if (state.round === 0) {
+      round.textContent = t("status.setup");
+      words.textContent = t("announce.waiting");
+      return;
+    }
+    round.textContent = t("status.round", { n: state.round, of: state.rounds });
+    turn.textContent = t("status.turn", { n: state.turn, of: 13 });
+    if (state.announcement) {
+      state.announcement.forEach((c) => cards.append(terrainCard(c)));
+      words.textContent = announcementWords(state.announcement);
+    }
+    if (state.phase === "finished") note.textContent = t("announce.finished");
+    else if (state.is_last_turn) note.textContent = t("announce.last_turn", { n: state.round });
+  }
+
+  function renderDeck(state) {
+    const deck = byId("deck");
+    if (!deck) return;
+    deck.replaceChildren(...TERRAINS.map((terrain) => {
+      const count = state.deck_left ? state.deck_left[terrain] : 0;
+      const card = terrainCard(terrain, el("span", { class: "count" }, count));
+      card.dataset.empty = String(count === 0);
+      card.setAttribute("aria-label", t("deck.left_of", { n: count, terrain: terrainName(terrain) }));
+      return card;
+    }));
+    const left = byId("cards-left");
+    if (left) left.textContent = t("deck.cards_left", { n: state.cards_left });
+  }
+
+  function takers(state, kind, card) {
+    return (state.bonus_taken || []).filter((b) => b.kind === kind && String(b.card) === String(card));
+  }
+
+  function tookLine(taken) {
+    return el("div", { class: "took" }, taken.map((b) => t("bonus.took", { player: b.player, points: b.points })).join(" · "));
+  }
+
+  /** Blue bonus cards left (top first) and who took them; red cards likewise. */
+  function renderBonus(state) {
+    const blue = byId("blue");
+    if (blue) {
+      blue.replaceChildren(...LETTERS.map((letter) => {
+        const values = (state.blue && state.blue[letter]) || [];
+        const taken = takers(state, "blue", letter);
+        return el("div", { class: "bonus" + (values.length ? "" : " gone") },
+          el("div", { class: "head" }, el("span", {}, letter + "–" + letter),
+            el("span", { class: "values" }, values.length ? values.join(" / ") : "—")),
+          taken.length ? tookLine(taken) : null);
+      }));
+    }
+    const red = byId("red");
+    const drawn = redDrawn(state);
+    show(byId("red-section"), drawn.length > 0);
+    if (red) {
+      red.replaceChildren(...drawn.map((sight) => {
+        const left = state.red && sight in state.red;
+        const taken = takers(state, "red", sight);
+        return el("div", { class: "bonus red" + (left ? "" : " gone") },
+          el("div", { class: "head" }, el("span", {}, icon(sight), " ", t("sight." + sight)),
+            el("span", { class: "values" }, left ? state.red[sight] : "—")),
+          taken.length ? tookLine(taken) : null);
+      }));
+    }
+  }
+
+  /** The red cards drawn this game: still on the table, or taken by someone. */
+  function redDrawn(state) {
+    const seen = new Set(Object.keys(state.red || {}));
+    (state.bonus_taken || []).forEach((b) => { if (b.kind === "red") seen.add(b.card); });
+    return SIGHTS.filter((s) => seen.has(s));
+  }
+
+  /** Standings table: rank, name, sights per round, villages, bonus, total, achievement. */
+  function renderStandings(state, me) {
+    const box = byId("standings");
+    const section = byId("standings-section");
+    const standings = state.standings;
+    const visible = state.phase === "playing" || state.phase === "finished";
+    show(section, Boolean(standings && standings.players && standings.players.length && visible));
+    if (!box || !standings) return;
+    const rounds = state.rounds || 2;
+    const head = el("tr", {}, el("th", { scope: "col" }, t("standings.rank")), el("th", { scope: "col" }, t("standings.player")),
+      ROMAN.slice(0, rounds).map((r) => el("th", { scope: "col" }, r)),
+      el("th", { scope: "col" }, t("standings.villages")), el("th", { scope: "col" }, t("standings.bonus")),
+      el("th", { scope: "col" }, t("standings.total")));
+    const rows = [...standings.players].sort((a, b) => a.rank - b.rank).map((p) => {
+      const winner = standings.finished && standings.winners.includes(p.name);
+      const cells = [el("td", {}, p.rank), el("td", {}, p.name, winner ? " 🏆" : "")];
+      for (let i = 0; i < rounds; i++) cells.push(el("td", {}, i < p.sights_by_round.length ? p.sights_by_round[i] : "·"));
+      cells.push(el("td", {}, p.villages), el("td", {}, p.bonus), el("td", {}, el("strong", {}, p.total)));
+      const cls = [winner ? "winner" : "", p.name === me ? "me" : ""].join(" ").trim();
+      const row = el("tr", { class: cls || null }, cells);
+      return row;
+    });
+    const parts = [el("table", { class: "standings" }, el("thead", {}, head), el("tbody", {}, rows))];
+    if (standings.finished) {
+      parts.push(el("p", {}, standings.winners.length > 1
+        ? t("standings.shared", { names: standings.winners.join(", ") })
+        : t("standings.winner", { name: standings.winners[0] || "" })));
+      if (tieBroken(standings)) parts.push(el("p", { class: "muted" }, t("standings.tie_break")));
+      standings.players.filter((p) => p.achievement).forEach((p) => {
+        parts.push(el("p", { class: "achievement" }, t("standings.achieved", { name: p.name, title: achievementText(p) })));
+      });
+    } else {
+      parts.push(el("p", { class: "muted small" }, t("standings.so_far")));
+    }
+    box.replaceChildren(...parts);
+  }
+
+  /** True when two players share a total but the engine ranked them apart (bonus points decided). */
+  function tieBroken(standings) {
+    const list = standings.players;
+    return list.some((a) => list.some((b) => a !== b && a.total === b.total && a.rank !== b.rank));
+  }
+
+  function achievementText(player) {
+    const key = "achievement." + player.achievement;
+    return Object.prototype.hasOwnProperty.call(TEXT, key) ? TEXT[key] : (player.achievement_text || player.achievement);
+  }
+
+  /** A short beep made on the spot: no audio file needed. */
+  let audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      if (audio.state === "suspended") audio.resume();
+      [0, 0.25].forEach((offset) => {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.type = "sine";
+        osc.frequency.value = 880;
+        const start = audio.currentTime + offset;
+        gain.gain.setValueAtTime(0.0001, start);
+        gain.gain.exponentialRampToValueAtTime(0.3, start + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.18);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(start);
+        osc.stop(start + 0.2);
+      });
+      return true;
+    } catch (err) {
+      return false;
+    }
+  }
+
+  /** Browsers allow sound only after a tap: unlock the audio on the first one. */
+  document.addEventListener("pointerdown", () => {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      if (audio.state === "suspended") audio.resume();
+    } catch (err) { /* no audio on this device */ }
+  }, { once: true });
+
+  window.Tucana = {
+    cfg, t, el, icon, byId, show, api, follow, beep, setLive,
+    TERRAINS, SIGHTS, LETTERS, ROMAN,
+    terrainName, terrainCard, announcementWords, achievementText,
+    renderAnnouncement, renderDeck, renderBonus, renderStandings, redDrawn,
+  };
+})();

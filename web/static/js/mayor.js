@@ -1,0 +1,443 @@
+/* The Mayor's console: PIN, new-game wizard, set-up card, reveals (camera or one tap),
+   confirm and undo, solo keep, end of game, export, and the guided deck enrollment. */
+(function () {
+  "use strict";
+  const T = window.Tucana;
+  const { t, el, icon, byId, show, cfg } = T;
+  const MAX_PLAYERS = 8;
+  const CAMERA_POLL_MS = 1500;  // the scanner votes over a few frames: faster polling adds nothing
+  let state = cfg.state;
+  let pending = null;  // {cards: [a, b], source: "manual" | "camera"}
+  let wantWizard = false;
+  let lastReadingKey = null;
+
+  /* ---- errors and the PIN ---- */
+
+  function fail(err) {
+    const box = byId("mayor-error");
+    box.textContent = err.message;
+    show(box, true);
+    if (err.status === 403 && /PIN/.test(err.message)) lock();
+  }
+
+  function clearError() { show(byId("mayor-error"), false); }
+
+  async function send(entry) {
+    clearError();
+    try {
+      const doc = await T.api("POST", cfg.api.events, entry);
+      if (doc && doc.state) render(doc.state);
+      return doc;
+    } catch (err) {
+      fail(err);
+      return null;
+    }
+  }
+
+  function lock() {
+    show(byId("pin-gate"), true);
+    show(byId("console"), false);
+    byId("pin").focus();
+  }
+
+  function unlock() {
+    show(byId("pin-gate"), false);
+    show(byId("console"), true);
+  }
+
+  byId("pin-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const error = byId("pin-error");
+    show(error, false);
+    try {
+      await T.api("POST", cfg.api.mayor_login, { pin: byId("pin").value.trim() });
+      byId("pin").value = "";
+      unlock();
+    } catch (err) {
+      error.textContent = err.message;
+      show(error, true);
+    }
+  });
+
+  /* ---- new-game wizard ---- */
+
+  let step = 1;
+  const playerInputs = byId("player-inputs");
+
+  function addPlayerRow(name) {
+    const count = playerInputs.children.length;
+    if (count >= MAX_PLAYERS) return;
+    const id = "player-" + (count + 1);
+    const input = el("input", { type: "text", id, maxlength: "24", autocomplete: "off", value: name || "" });
+    const remove = el("button", { type: "button", "aria-label": t("wizard.remove_player"), onclick: () => {
+      if (playerInputs.children.length > 1) { row.remove(); relabel(); }
+    } }, "×");
+    const label = el("label", { for: id });
+    const row = el("div", { class: "row" }, label, input, remove);
+    playerInputs.append(row);
+    relabel();
+  }
+
+  function relabel() {
+    [...playerInputs.children].forEach((row, i) => {
+      const label = row.querySelector("label");
+      const input = row.querySelector("input");
+      input.id = "player-" + (i + 1);
+      label.htmlFor = input.id;
+      label.textContent = i === 0 ? t("wizard.mayor_name") : t("wizard.player_name", { n: i + 1 });
+    });
+    byId("add-player").disabled = playerInputs.children.length >= MAX_PLAYERS;
+    updateRedCount();
+  }
+
+  function playerNames() {
+    return [...playerInputs.querySelectorAll("input")].map((i) => i.value.trim());
+  }
+
+  function wizardProblem() {
+    const names = playerNames();
+    if (step >= 1) {
+      if (names.some((n) => !n)) return t("wizard.error_empty");
+      if (new Set(names).size !== names.length) return t("wizard.error_unique");
+    }
+    if (step >= 2 && byId("special-bonus").checked) {
+      const wanted = redWanted();
+      if (chosenReds().length !== wanted) return t("wizard.error_red", { n: wanted });
+    }
+    return null;
+  }
+
+  function redWanted() { return (cfg.red_counts || {})[playerNames().length] || 1; }
+
+  function chosenReds() {
+    return [...document.querySelectorAll('#red-choices input:checked')].map((i) => i.value);
+  }
+
+  function updateRedCount() {
+    byId("red-count").textContent = t("wizard.red_count", { n: redWanted() });
+  }
+
+  function showStep(n) {
+    step = n;
+    document.querySelectorAll("#wizard-form fieldset").forEach((f) => { f.hidden = Number(f.dataset.step) !== n; });
+    document.querySelectorAll("#wizard-steps li").forEach((li) => {
+      if (Number(li.dataset.step) === n) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    });
+    show(byId("wizard-back"), n > 1);
+    show(byId("wizard-next"), n < 3);
+    show(byId("wizard-start"), n === 3);
+  }
+
+  byId("add-player").addEventListener("click", () => {
+    addPlayerRow("");
+    playerInputs.lastElementChild.querySelector("input").focus();
+  });
+  byId("special-bonus").addEventListener("change", (e) => show(byId("red-pick"), e.target.checked));
+  byId("wizard-back").addEventListener("click", () => showStep(Math.max(1, step - 1)));
+  byId("wizard-next").addEventListener("click", () => {
+    const problem = wizardProblem();
+    if (problem) { fail(new Error(problem)); return; }
+    clearError();
+    showStep(step + 1);
+  });
+  byId("random-village").addEventListener("click", () => {
+    // A table convenience like rolling a die; the engine only records the village chosen.
+    byId("start-village").value = String(1 + Math.floor(Math.random() * 10));
+  });
+
+  byId("wizard-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const problem = wizardProblem();
+    if (problem) { fail(new Error(problem)); return; }
+    const form = e.target;
+    const entry = {
+      type: "new_game",
+      players: playerNames(),
+      island: form.island.value,
+      special_bonus: byId("special-bonus").checked,
+      start_village: Number(form.start_village.value),
+      direction: form.direction.value,
+      symmetric: form.symmetric.checked,
+    };
+    const started = await send(entry);
+    if (!started) return;
+    wantWizard = false;
+    if (entry.special_bonus) await send({ type: "red_bonus", sights: chosenReds() });
+  });
+
+  function resetWizard() {
+    playerInputs.replaceChildren();
+    const previous = state && state.players && state.players.length ? state.players : [];
+    if (previous.length) previous.forEach((name) => addPlayerRow(name));
+    else { addPlayerRow(""); addPlayerRow(""); }
+    showStep(1);
+  }
+
+  /* ---- set-up card and red cards ---- */
+
+  async function sendSetup(letters) {
+    await send({ type: "setup_card", letters });
+  }
+
+  document.querySelectorAll("#setup-cards .setup-card").forEach((button) => {
+    button.addEventListener("click", () => sendSetup(button.dataset.letters));
+  });
+  byId("setup-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const letters = byId("setup-letters").value.toUpperCase().replace(/[^A-E]/g, "");
+    if (letters.length !== 10) { fail(new Error(t("setup.error_letters"))); return; }
+    sendSetup(letters);
+  });
+  byId("red-setup-go").addEventListener("click", () => {
+    const sights = [...document.querySelectorAll('#red-setup-choices input:checked')].map((i) => i.value);
+    send({ type: "red_bonus", sights });
+  });
+
+  /* ---- reveals ---- */
+
+  function pairsList() {
+    const pairs = [];
+    T.TERRAINS.forEach((a, i) => T.TERRAINS.slice(i).forEach((b) => pairs.push([a, b])));
+    return pairs;
+  }
+
+  /** The counts the next reveal is drawn from: a fresh deck when the round's 13th reveal showed. */
+  function nextDeck() {
+    return state.is_last_turn || state.round === 0 ? cfg.deck : state.deck_left;
+  }
+
+  function revealBlocked() {
+    if (state.phase !== "setup" && state.phase !== "playing") return t("reveal.no_game");
+    if (state.needs_solo_keep) return t("solo.help");
+    if (state.is_last_turn && state.round === state.rounds) return t("end.help");
+    if (state.phase === "setup" && (!state.setup_letters || state.needs_red_bonus)) return t("setup.help");
+    return null;
+  }
+
+  function renderPairs() {
+    const blocked = revealBlocked();
+    const deck = nextDeck() || {};
+    byId("pairs-grid").replaceChildren(...pairsList().map(([a, b]) => {
+      const enough = a === b ? (deck[a] || 0) >= 2 : (deck[a] || 0) >= 1 && (deck[b] || 0) >= 1;
+      const words = T.announcementWords([a, b]);
+      return el("button", {
+        type: "button", class: "pair-button", disabled: Boolean(blocked) || !enough,
+        "aria-label": words, title: words, "data-cards": a + "," + b,
+        onclick: () => { pending = { cards: [a, b], source: "manual" }; renderPending(); },
+      }, el("span", { class: "t-" + a }, icon(a)), el("span", { class: "t-" + b }, icon(b)));
+    }));
+    byId("pending-empty").textContent = blocked || t("reveal.pick");
+  }
+
+  function renderPending() {
+    const cards = byId("pending-cards");
+    cards.replaceChildren();
+    const blocked = revealBlocked();
+    if (pending && !blocked) {
+      pending.cards.forEach((c) => cards.append(T.terrainCard(c)));
+      cards.append(el("p", { class: "muted small", style: "flex-basis:100%" },
+        pending.source === "camera" ? t("reveal.from_camera") : t("reveal.from_tap")));
+    }
+    show(byId("pending-empty"), !pending || Boolean(blocked));
+    byId("confirm-reveal").disabled = !pending || Boolean(blocked);
+    byId("confirm-reveal").textContent = pending && !blocked
+      ? t("reveal.confirm_pair", { words: T.announcementWords(pending.cards) }) : t("reveal.confirm");
+  }
+
+  byId("confirm-reveal").addEventListener("click", async () => {
+    if (!pending) return;
+    const cards = pending.cards;
+    pending = null;
+    renderPending();
+    await send({ type: "reveal", cards });
+  });
+
+  /* ---- camera ---- */
+
+  async function pollCamera() {
+    if (!cfg.has_camera || !cfg.api.camera || byId("play").hidden || document.hidden) return;
+    try {
+      const status = await T.api("GET", cfg.api.camera);
+      renderReading(status.last_reading);
+    } catch (err) { /* the manual buttons stay usable */ }
+  }
+
+  function readingCards(reading) {
+    const cards = (reading && reading.cards) || [];
+    return cards.map((c) => (typeof c === "string" ? c : c && c.card)).filter(Boolean);
+  }
+
+  function renderReading(reading) {
+    const text = byId("camera-reading");
+    if (!reading) { text.textContent = t("camera.no_reading"); return; }
+    const cards = readingCards(reading);
+    const key = JSON.stringify(reading);
+    const terrains = cards.filter((c) => T.TERRAINS.includes(c));
+    text.textContent = reading.error || reading.refused || (cards.length ? cards.map(cardName).join(" + ") : t("camera.no_reading"));
+    if (key === lastReadingKey) return;
+    lastReadingKey = key;
+    if (cfg.api.crop) byId("camera-crop").src = cfg.api.crop + "?t=" + Date.now();
+    if (terrains.length === 2 && (!pending || pending.source === "camera")) {
+      pending = { cards: terrains, source: "camera" };
+      renderPending();
+    }
+  }
+
+  function startCamera() {
+    show(byId("camera-view"), Boolean(cfg.has_camera));
+    if (!cfg.has_camera) return;
+    if (cfg.api.preview) byId("camera-preview").src = cfg.api.preview;
+    setInterval(pollCamera, CAMERA_POLL_MS);
+  }
+
+  /* ---- solo keep, end of game, undo, log ---- */
+
+  function renderSolo() {
+    const box = byId("solo-choices");
+    const letters = Object.keys(state.blue || {}).filter((l) => (state.blue[l] || []).length);
+    box.replaceChildren(...letters.map((letter) => el("label", {},
+      el("input", { type: "checkbox", name: "solo", value: letter }), letter + "–" + letter + " (" + state.blue[letter].join("/") + ")")));
+  }
+
+  byId("solo-go").addEventListener("click", () => {
+    const letters = [...document.querySelectorAll('#solo-choices input:checked')].map((i) => i.value);
+    send({ type: "solo_keep", letters });
+  });
+  byId("end-go").addEventListener("click", () => {
+    if (confirm(t("end.confirm"))) send({ type: "end_game" });
+  });
+  byId("undo").addEventListener("click", () => {
+    if (confirm(t("tools.undo_confirm"))) send({ type: "undo" });
+  });
+  byId("new-game").addEventListener("click", openWizard);
+  byId("wizard-open").addEventListener("click", () => {
+    if (state.phase === "no_game" || state.phase === "finished" || confirm(t("wizard.confirm_abandon"))) openWizard();
+  });
+
+  function openWizard() {
+    wantWizard = true;
+    resetWizard();
+    render(state);
+    byId("wizard").scrollIntoView({ behavior: "smooth" });
+  }
+
+  function describe(entry) {
+    switch (entry.type) {
+      case "new_game": return t("log.new_game", { players: entry.players.join(", ") });
+      case "setup_card": return t("log.setup_card", { letters: entry.letters });
+      case "reveal": return T.announcementWords(entry.cards);
+      case "claim":
+        if (entry.sight) return t("log.claim", { player: entry.player, what: t("sight." + entry.sight) });
+        if (entry.village) return t("log.claim", { player: entry.player, what: entry.village + "–" + entry.village });
+        return t("log.claim", { player: entry.player, what: t("pad.red_pair", { sight: t("sight." + entry.red) }) });
+      case "red_bonus": return t("bonus.red") + ": " + entry.sights.map((s) => t("sight." + s)).join(", ");
+      case "solo_keep": return t("solo.title") + ": " + entry.letters.join(", ");
+      case "end_game": return t("end.button");
+      case "undo": return t("tools.undo");
+      default: return JSON.stringify(entry);
+    }
+  }
+
+  async function refreshLog() {
+    if (!cfg.api.log || state.game_id === null) { byId("log").replaceChildren(); return; }
+    try {
+      const doc = await T.api("GET", cfg.api.log + "?since=" + Math.max(0, state.seq - 40));
+      byId("log").replaceChildren(...doc.entries.slice().reverse().map((e) =>
+        el("li", { value: String(e.seq) }, describe(e.entry))));
+    } catch (err) { /* the log view is a convenience */ }
+  }
+
+  /* ---- deck enrollment ---- */
+
+  let enrollIndex = 0;
+  const cardIds = cfg.card_ids || [];
+
+  function cardName(id) {
+    if (T.TERRAINS.includes(id)) return T.terrainName(id);
+    let m = /^blue-([A-E])([12])$/.exec(id);
+    if (m) return t("card.blue", { letter: m[1], n: m[2] });
+    m = /^red-(\w+)$/.exec(id);
+    if (m) return t("card.red", { sight: t("sight." + m[1]) });
+    m = /^setup-(\d+)$/.exec(id);
+    if (m) return t("setup.card", { n: Number(m[1]) });
+    return id;
+  }
+
+  function renderEnroll() {
+    enrollIndex = Math.max(0, Math.min(enrollIndex, cardIds.length - 1));
+    const id = cardIds[enrollIndex];
+    byId("enroll-progress").textContent = t("enroll.progress", { n: enrollIndex + 1, of: cardIds.length });
+    byId("enroll-card").textContent = cardName(id);
+    byId("enroll-back").disabled = enrollIndex === 0;
+  }
+
+  byId("enroll-open").addEventListener("click", () => {
+    show(byId("enroll"), true);
+    byId("enroll-result").textContent = cfg.has_camera ? "" : t("enroll.no_camera");
+    renderEnroll();
+    byId("enroll").scrollIntoView({ behavior: "smooth" });
+  });
+  byId("enroll-close").addEventListener("click", () => show(byId("enroll"), false));
+  byId("enroll-back").addEventListener("click", () => { enrollIndex -= 1; renderEnroll(); });
+  byId("enroll-skip").addEventListener("click", () => { enrollIndex += 1; renderEnroll(); });
+  byId("enroll-capture").addEventListener("click", async () => {
+    const id = cardIds[enrollIndex];
+    const result = byId("enroll-result");
+    try {
+      const doc = await T.api("POST", cfg.api.enroll, { card: id });
+      result.textContent = (doc && doc.message) || t("enroll.done", { card: cardName(id) });
+      if (enrollIndex < cardIds.length - 1) { enrollIndex += 1; renderEnroll(); }
+      else result.textContent += " " + t("enroll.finished");
+    } catch (err) {
+      result.textContent = err.message;
+    }
+  });
+
+  /* ---- everything from one state ---- */
+
+  function render(next) {
+    if (next.seq < state.seq && next.game_id === state.game_id) return;
+    const before = state;
+    state = next;
+    const phase = state.phase;
+    const wizard = wantWizard || phase === "no_game";
+    show(byId("wizard"), wizard);
+    const needsCard = phase === "setup" && !state.setup_letters;
+    show(byId("setup"), !wizard && needsCard);
+    show(byId("red-setup"), !wizard && phase === "setup" && state.needs_red_bonus);
+    show(byId("play"), !wizard && (phase === "playing" || (phase === "setup" && !needsCard && !state.needs_red_bonus)));
+    show(byId("solo-keep"), state.needs_solo_keep);
+    show(byId("end-game"), phase === "playing" && state.is_last_turn && state.round === state.rounds);
+    show(byId("new-game"), phase === "finished" && !wizard);
+    show(byId("undo"), phase !== "no_game");
+    byId("export").href = cfg.api.export || "#";
+    show(byId("export"), state.game_id !== null);
+    if (state.needs_solo_keep) renderSolo();
+    if (before && (before.seq !== state.seq || before.game_id !== state.game_id)) {
+      if (pending && pending.source === "manual") pending = null;
+    }
+    T.renderAnnouncement(state);
+    T.renderStandings(state, null);
+    renderPairs();
+    renderPending();
+    renderBanner();
+    refreshLog();
+  }
+
+  function renderBanner() {
+    const banner = byId("banner");
+    if (state.phase === "playing" && state.is_last_turn) {
+      banner.textContent = state.round === state.rounds
+        ? t("banner.last_round_mayor", { n: state.round })
+        : t("banner.round_end_mayor", { n: state.round });
+      show(banner, true);
+    } else {
+      show(banner, false);
+    }
+  }
+
+  resetWizard();
+  if (cfg.is_mayor) unlock(); else lock();
+  startCamera();
+  T.follow({ state: (next) => render(next) });
+})();

@@ -1,0 +1,221 @@
+/* A player's phone: village letters, the score pad (a tap on the next value is a claim),
+   the live announcement, the round-end reminder with a buzz and a beep, final scores. */
+(function () {
+  "use strict";
+  const T = window.Tucana;
+  const { t, el, icon, byId, show, cfg } = T;
+  const me = cfg.me;
+  let state = cfg.state;
+  let pending = null;
+
+  /* ---- villages ---- */
+
+  function renderVillages() {
+    const letters = (state.village_letters || {})[me] || "";
+    show(byId("villages-waiting"), !letters);
+    byId("villages").replaceChildren(...[...letters].map((letter, i) =>
+      el("div", { class: "village" }, el("span", { class: "no" }, t("phone.village", { n: i + 1 })),
+        el("span", { class: "letter" }, letter))));
+    document.querySelectorAll("svg.island .village").forEach((g) => {
+      const n = Number(g.dataset.village);
+      g.querySelector(".letter").textContent = letters ? letters[n - 1] : "";
+    });
+  }
+
+  /* ---- the score pad ---- */
+
+  function canClaim() {
+    return cfg.is_mine && state.phase === "playing";
+  }
+
+  function sheet() {
+    return (state.sheets || {})[me] || { sights: {}, villages: [], reds: [], bonus: 0, sights_by_round: [], sight_points_now: 0 };
+  }
+
+  function renderSights(pad, mine) {
+    const rows = T.SIGHTS.map((sight) => {
+      const values = pad.sights[sight];
+      const count = mine.sights[sight] || 0;
+      const cells = values.map((value, i) => {
+        const circled = i < count;
+        const next = i === count;
+        const label = t("pad.sight_value", { sight: t("sight." + sight), value, n: i + 1 });
+        return el("td", {}, el("button", {
+          type: "button",
+          class: "value" + (circled ? " circled" : "") + (next ? " next" : ""),
+          disabled: !(next && canClaim()),
+          "aria-label": label + (circled ? " ✓" : ""),
+          "aria-pressed": String(circled),
+          "data-sight": sight,
+          onclick: () => ask({ sight }, t("pad.ask_sight", { sight: t("sight." + sight), value })),
+        }, value));
+      });
+      return el("tr", {}, el("th", { scope: "row" }, el("span", { class: "sight-name" }, icon(sight), t("sight." + sight))), cells);
+    });
+    const table = byId("sight-rows");
+    table.replaceChildren(table.querySelector("caption"), el("tbody", {}, rows));
+  }
+
+  function renderPairs(pad, mine) {
+    byId("pairs").replaceChildren(...T.LETTERS.map((letter) => {
+      const done = mine.villages.includes(letter);
+      const top = (state.blue[letter] || [])[0];
+      return el("button", {
+        type: "button",
+        class: "pair" + (done ? " circled" : ""),
+        disabled: done || !canClaim(),
+        "aria-pressed": String(done),
+        "data-village": letter,
+        onclick: () => ask({ village: letter }, t("pad.ask_village", { letter, points: pad.villages[letter] })),
+      }, el("span", { class: "letters" }, letter + "–" + letter), el("span", { class: "pts" }, pad.villages[letter]),
+      top !== undefined && !done ? el("span", { class: "bonus-hint" }, t("pad.bonus_hint", { points: top })) : null);
+    }));
+  }
+
+  function renderReds(mine) {
+    const drawn = T.redDrawn(state);
+    show(byId("reds-block"), drawn.length > 0);
+    byId("reds").replaceChildren(...drawn.map((sight) => {
+      const done = mine.reds.includes(sight);
+      return el("button", {
+        type: "button",
+        class: "red-claim" + (done ? " circled" : ""),
+        disabled: done || !canClaim(),
+        "aria-pressed": String(done),
+        "data-red": sight,
+        onclick: () => ask({ red: sight }, t("pad.ask_red", { sight: t("sight." + sight) })),
+      }, icon(sight), icon(sight), " ", t("pad.red_pair", { sight: t("sight." + sight) }));
+    }));
+  }
+
+  function renderFinalBox(mine) {
+    const standing = ((state.standings || {}).players || []).find((p) => p.name === me);
+    const rows = [];
+    for (let i = 0; i < state.rounds; i++) {
+      let value = i < mine.sights_by_round.length ? mine.sights_by_round[i] : "—";
+      if (i === mine.sights_by_round.length && state.phase === "playing") value = t("pad.now", { points: mine.sight_points_now });
+      rows.push(el("span", {}, t("pad.sights_round", { roman: T.ROMAN[i] })), el("span", { "data-round": i + 1 }, value));
+    }
+    rows.push(el("span", {}, t("pad.villages")), el("span", {}, standing ? standing.villages : 0));
+    rows.push(el("span", {}, t("pad.bonus")), el("span", {}, mine.bonus));
+    rows.push(el("span", { class: "total" }, t("pad.total")), el("span", { class: "total", id: "my-total" }, standing ? standing.total : 0));
+    byId("final-box").replaceChildren(...rows);
+  }
+
+  function renderPad() {
+    const pad = state.score_pad;
+    show(byId("pad"), Boolean(pad));
+    if (!pad) return;
+    const mine = sheet();
+    renderSights(pad, mine);
+    renderPairs(pad, mine);
+    renderReds(mine);
+    renderFinalBox(mine);
+    byId("pad-help").textContent = state.phase === "playing"
+      ? (cfg.is_mine ? t("pad.help") : t("phone.not_mine"))
+      : (state.phase === "finished" ? t("pad.help_finished") : t("pad.help_before"));
+  }
+
+  /* ---- claims ---- */
+
+  function ask(what, question) {
+    pending = what;
+    byId("confirm-what").textContent = question;
+    show(byId("confirm"), true);
+    byId("confirm-yes").focus();
+  }
+
+  function closeAsk() {
+    pending = null;
+    show(byId("confirm"), false);
+  }
+
+  async function claim() {
+    if (!pending) return;
+    const entry = Object.assign({ type: "claim", player: me }, pending);
+    closeAsk();
+    const error = byId("claim-error");
+    show(error, false);
+    try {
+      const doc = await T.api("POST", cfg.api.claim, entry);
+      if (doc && doc.state) follower.apply(doc.state);
+      if (doc && doc.events) onEvents(doc.events);
+    } catch (err) {
+      error.textContent = t("pad.refused", { reason: err.message });
+      show(error, true);
+    }
+  }
+
+  byId("confirm-yes").addEventListener("click", claim);
+  byId("confirm-no").addEventListener("click", closeAsk);
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeAsk(); });
+
+  /* ---- round-end reminder ---- */
+
+  const banner = byId("banner");
+  let bannerKey = null;
+
+  function remind(text, key, loud) {
+    if (key && sessionStorage.getItem("dismissed") === key) return;
+    bannerKey = key;
+    byId("banner-text").textContent = text;
+    banner.classList.remove("flash");
+    void banner.offsetWidth;  // restart the animation
+    banner.classList.add("flash");
+    show(banner, true);
+    if (loud) {
+      if (navigator.vibrate) navigator.vibrate([250, 120, 250, 120, 400]);
+      T.beep();
+    }
+  }
+
+  byId("banner-ok").addEventListener("click", () => {
+    if (bannerKey) sessionStorage.setItem("dismissed", bannerKey);
+    show(banner, false);
+  });
+
+  function roundEndText() {
+    return t("banner.round_end_phone", { n: state.round, box: T.ROMAN[state.round - 1], points: sheet().sight_points_now });
+  }
+
+  function renderBanner(loud) {
+    if (state.phase === "finished") {
+      remind(t("banner.game_over"), "over-" + state.game_id, loud);
+    } else if (state.is_last_turn) {
+      remind(roundEndText(), "round-" + state.game_id + "-" + state.round, loud);
+    } else if (bannerKey && !bannerKey.startsWith("segment")) {
+      show(banner, false);
+    }
+  }
+
+  function onEvents(events) {
+    for (const event of events) {
+      if (event.type === "claimed" && event.player === me && event.bonus_segment) {
+        remind(t("banner.bonus_segment"), "segment-" + state.seq, true);
+      }
+    }
+    if (events.some((e) => e.type === "last_turn" || e.type === "game_ended")) renderBanner(true);
+  }
+
+  /* ---- everything from one state ---- */
+
+  function render(next) {
+    if (state && next.game_id !== state.game_id && state.game_id !== null) {
+      location.href = cfg.seats_url || "/play";  // a new game: seats and island may differ
+      return;
+    }
+    state = next;
+    T.renderAnnouncement(state);
+    T.renderBonus(state);
+    T.renderStandings(state, me);
+    renderVillages();
+    renderPad();
+    renderBanner(false);
+  }
+
+  const follower = T.follow({
+    state: (next) => render(next),
+    events: onEvents,
+  });
+  follower.apply = (next) => { if (next.seq >= state.seq) render(next); };
+})();
