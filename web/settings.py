@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import ConfigError
+from hardware.config import PinMap
 
 ENV_CONFIG = "TUCANA_CONFIG"
 SYSTEM_CONFIG = Path("/etc/tucana/tucana.toml")
@@ -42,16 +43,6 @@ class GpioMode(StrEnum):
     AUTO = "auto"
     MOCK = "mock"
     REAL = "real"
-
-
-@dataclass(frozen=True)
-class Pins:
-    """BCM GPIO numbers of the Mayor's button, the two LEDs and the active buzzer."""
-
-    button: int = 17  # header pin 11, next to ground on pin 9
-    led_ready: int = 27  # header pin 13
-    led_mayor: int = 22  # header pin 15
-    buzzer: int = 23  # header pin 16
 
 
 @dataclass(frozen=True)
@@ -82,7 +73,7 @@ class Settings:
     gpio: GpioMode = GpioMode.AUTO
     language: str = "en"
     speech: bool = True
-    pins: Pins = field(default_factory=Pins)
+    pins: PinMap = field(default_factory=PinMap)  # hardware's pin map, read from [pins]
     hotspot: Hotspot = field(default_factory=Hotspot)
     source: Path | None = None  # the file these came from; None for the built-in defaults
 
@@ -175,7 +166,7 @@ def _read(path: Path, environ: Mapping[str, str]) -> Settings:
     return settings
 
 
-def _section(path: Path, name: str, table: Any) -> Pins | Hotspot:
+def _section(path: Path, name: str, table: Any) -> PinMap | Hotspot:
     """Build [pins] or [hotspot] from its table, defaults for the keys left out."""
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: {name}: expected a [{name}] table, got {table!r}")
@@ -186,19 +177,24 @@ def _section(path: Path, name: str, table: Any) -> Pins | Hotspot:
             known = ", ".join(f"{name}.{k}" for k in checks)
             raise ConfigError(f"{path}: unknown key '{name}.{key}'; known keys: {known}")
         values[key] = checks[key](f"{path}: {name}.{key}", value)
+    if cls is PinMap:
+        _check_distinct_pins(path, {f.name: values.get(f.name, f.default) for f in fields(PinMap)})
     return cls(**values)
 
 
-def _check_whole(path: Path, settings: Settings) -> None:
-    """Rules that span keys: distinct pins, a password for an enabled hotspot."""
+def _check_distinct_pins(path: Path, pins: dict[str, int]) -> None:
+    """Each part on its own GPIO; the message names both keys."""
     seen: dict[int, str] = {}
-    for pin in fields(Pins):
-        number = getattr(settings.pins, pin.name)
+    for name, number in pins.items():
         if number in seen:
             raise ConfigError(
-                f"{path}: pins.{pin.name}: GPIO {number} is already used by pins.{seen[number]}"
+                f"{path}: pins.{name}: GPIO {number} is already used by pins.{seen[number]}"
             )
-        seen[number] = pin.name
+        seen[number] = name
+
+
+def _check_whole(path: Path, settings: Settings) -> None:
+    """Rules that span keys: a password for an enabled hotspot."""
     if settings.hotspot.enabled and not settings.hotspot.password:
         raise ConfigError(
             f"{path}: hotspot.password: an enabled hotspot needs a password of "
@@ -326,7 +322,7 @@ _TOP_LEVEL: dict[str, Callable[[str, Any, Path, Mapping[str, str]], Any]] = {
     "speech": _flag,
 }
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[str, Any], Any]]]] = {
-    "pins": (Pins, {f.name: _pin for f in fields(Pins)}),
+    "pins": (PinMap, {f.name: _pin for f in fields(PinMap)}),
     "hotspot": (Hotspot, {"enabled": _flag, "ssid": _ssid, "password": _password}),
 }
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from companion.errors import ConfigError
+from hardware.config import PinMap
 from web import settings as settings_module
 from web.settings import (
     GpioMode,
     Hotspot,
-    Pins,
     Settings,
     dump_toml,
     is_raspberry_pi,
@@ -45,7 +45,7 @@ def test_no_file_gives_the_defaults(home: Path) -> None:
     loaded = load_settings(environ={"HOME": str(home)})
     assert loaded == Settings(data_dir=home / ".local" / "share" / "tucana")
     assert (loaded.host, loaded.port, loaded.camera, loaded.gpio) == ("0.0.0.0", 8000, "auto", "auto")
-    assert loaded.pins == Pins(button=17, led_ready=27, led_mayor=22, buzzer=23)
+    assert loaded.pins == PinMap(button=17, led_ready=22, led_seen=23, led_mayor=24, buzzer=25)
     assert loaded.hotspot == Hotspot(enabled=False, ssid="Tucana", password="")
     assert loaded.source is None
 
@@ -72,7 +72,7 @@ def test_documented_default_file_shows_every_key() -> None:
     for key in ("host", "port", "camera", "gpio", "language", "speech"):
         assert key in table, key
     assert "# data_dir = " in text  # its default depends on the user, so it is shown commented
-    assert set(table["pins"]) == {f.name for f in fields(Pins)}
+    assert set(table["pins"]) == {f.name for f in fields(PinMap)}
     assert set(table["hotspot"]) == {f.name for f in fields(Hotspot)}
 
 
@@ -125,6 +125,7 @@ speech = false
 [pins]
 button = 5
 led_ready = 6
+led_seen = 12
 led_mayor = 13
 buzzer = 19
 [hotspot]
@@ -142,15 +143,15 @@ password = "correct horse"
         gpio=GpioMode.REAL,
         language="fr",
         speech=False,
-        pins=Pins(button=5, led_ready=6, led_mayor=13, buzzer=19),
+        pins=PinMap(button=5, led_ready=6, led_seen=12, led_mayor=13, buzzer=19),
         hotspot=Hotspot(enabled=True, ssid="Isla Petit", password="correct horse"),
         source=path,
     )
 
 
 def test_partial_section_keeps_the_other_defaults(home: Path, tmp_path: Path) -> None:
-    path = write(tmp_path / "t.toml", "[pins]\nbuzzer = 24\n")
-    assert load_settings(path, environ={"HOME": str(home)}).pins == Pins(buzzer=24)
+    path = write(tmp_path / "t.toml", "[pins]\nbuzzer = 26\n")
+    assert load_settings(path, environ={"HOME": str(home)}).pins == PinMap(buzzer=26)
 
 
 def test_tilde_data_dir_is_the_home_folder(home: Path, tmp_path: Path) -> None:
@@ -185,6 +186,7 @@ def test_tilde_data_dir_is_the_home_folder(home: Path, tmp_path: Path) -> None:
         ("[pins]\nbutton = 1\n", "pins.button: expected a BCM GPIO number 2-27"),
         ('[pins]\nbutton = "17"\n', "pins.button: expected a BCM GPIO number, got '17'"),
         ("[pins]\nled_ready = 17\n", "pins.led_ready: GPIO 17 is already used by pins.button"),
+        ("[pins]\nbuzzer = 22\n", "pins.buzzer: GPIO 22 is already used by pins.led_ready"),
         ("pins = 3\n", "pins: expected a \\[pins\\] table"),
         ('[hotspot]\nenabled = "on"\n', "hotspot.enabled: expected true or false"),
         ("[hotspot]\nenabled = true\n", "hotspot.password: an enabled hotspot needs a password"),
@@ -299,7 +301,7 @@ def test_dump_reads_back_to_the_same_settings(home: Path, tmp_path: Path) -> Non
         camera="folder:/srv/frames",
         language="es",
         speech=False,
-        pins=Pins(button=5),
+        pins=PinMap(button=5),
         hotspot=Hotspot(enabled=True, ssid="Mesa", password="abcdefgh"),
     )
     path = write(tmp_path / "dumped.toml", dump_toml(original))
