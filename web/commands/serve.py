@@ -1,0 +1,174 @@
+"""`tucana serve`: the companion in one process (contract 2), on waitress with a thread per stream."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import signal
+import socket
+import sys
+from typing import Any
+
+from web.cli import EXIT_REFUSED
+
+EXIT_FAILURE = 1  # the port is busy or the server could not start: not a refused input
+SPARE_THREADS = 8  # request threads left for pages and API calls while every stream is open
+MJPEG_THREADS = 2  # camera previews open at once (the Mayor's console, perhaps a second screen)
+CONNECTION_LIMIT = 256  # sockets waitress keeps open: streams, previews and ordinary requests
+SHUTDOWN_WAIT_S = 3.0  # seconds request threads get to finish on SIGTERM (systemd waits 90)
+LISTEN_BACKLOG = 128  # pending connections while every phone at a table reconnects at once
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register `tucana serve` and its flags (contract 2)."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the companion: camera, game and the site every phone opens",
+        description="Run the companion. Flags win over the configuration file.",
+    )
+    parser.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")
+    parser.add_argument("--port", help="TCP port (default 8000)")
+    parser.add_argument("--data", metavar="DIR", help="folder for the game log and secrets")
+    parser.add_argument("--camera", metavar="virtual|none|picamera|usb:N|folder:PATH",
+                        help="where frames come from (default virtual off a Pi, picamera on one)")
+    parser.add_argument("--gpio", choices=("mock", "real"),
+                        help="button, LEDs and buzzer: gpiozero mock pins or real ones")
+    parser.add_argument("--language", choices=("en", "fr", "es"),
+                        help="default language of the pages and the speech")
+    parser.set_defaults(run=_run)
+
+
+def _say(message: str) -> None:
+    print(f"tucana serve: {message}", file=sys.stderr, flush=True)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """Bind and listen before anything else opens, so a busy port fails fast and clearly."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(LISTEN_BACKLOG)
+    except OSError:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
+
+
+def urls(host: str, port: int) -> list[str]:
+    """The addresses to print: the LAN address first when listening on every interface."""
+    names = []
+    if host in ("0.0.0.0", "::", ""):
+        try:
+            from web.join import lan_address
+
+            address = lan_address()
+        except (ImportError, OSError):
+            address = None
+        if address:
+            names.append(address)
+        names.append("localhost")
+    else:
+        names.append(f"[{host}]" if ":" in host else host)
+    suffix = "" if port == 80 else f":{port}"
+    return [f"http://{name}{suffix}/" for name in names]
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    """The configuration file with the flags on top, auto camera/GPIO made concrete."""
+    from web.settings import load_settings
+
+    return load_settings().with_overrides(
+        host=args.host, port=args.port, data_dir=args.data, camera=args.camera,
+        gpio=args.gpio, language=args.language,
+    ).resolved()
+
+
+def _open_rig(settings: Any, services: Any) -> Any:
+    """Open the camera, scanner and controls once; None (manual entry) when there is no camera."""
+    from web.rig import open_rig
+
+    return open_rig(settings, services)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Start everything, serve until SIGINT/SIGTERM, then close it all; returns the exit code."""
+    from companion.errors import ConfigError, HardwareError, TucanaError
+
+    try:
+        settings = _settings(args)
+    except ConfigError as error:
+        _say(str(error))
+        return EXIT_REFUSED
+    try:
+        sock = bind(settings.host, settings.port)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            _say(f"port {settings.port} on {settings.host} is busy (another tucana serve?); "
+                 "stop it or pick another with --port")
+        elif isinstance(error, socket.gaierror):
+            _say(f"cannot listen on {settings.host!r}: {error.strerror or error}")
+            return EXIT_REFUSED
+        else:
+            _say(f"cannot listen on {settings.host}:{settings.port}: {error.strerror or error}")
+        return EXIT_FAILURE
+    try:
+        return _serve(sock, settings)
+    except (HardwareError, TucanaError) as error:
+        _say(str(error))
+        return EXIT_REFUSED if isinstance(error, ConfigError) else EXIT_FAILURE
+    finally:
+        sock.close()
+
+
+def _serve(sock: socket.socket, settings: Any) -> int:
+    import waitress
+
+    from web.app import create_app
+    from web.services import build_services
+    from web.stream import MAX_STREAMS
+
+    try:
+        services = build_services(settings.data_dir, settings=settings)
+    except OSError as error:
+        _say(f"cannot use the data folder {settings.data_dir}: {error.strerror or error}")
+        return EXIT_FAILURE
+    try:
+        services.rig = _open_rig(settings, services)
+        app = create_app({"TUCANA_LANGUAGE": settings.language}, services=services)
+        server = waitress.create_server(
+            app, sockets=[sock], threads=MAX_STREAMS + MJPEG_THREADS + SPARE_THREADS,
+            connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True, ident="tucana",
+            clear_untrusted_proxy_headers=True,
+        )
+        _stop_on_signals(server, services)
+        camera = settings.camera if services.rig is not None else "none"
+        print(f"Tucana Companion is ready (camera: {camera}, GPIO: {settings.gpio}, "
+              f"data: {settings.data_dir})", flush=True)
+        for url in urls(settings.host, settings.port):
+            print(f"  open {url}   table: {url}table   Mayor: {url}mayor", flush=True)
+        print(f"  Mayor PIN: {services.security.pin}", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):  # our signal handler ends the loop this way
+            server.run()
+        services.hub.close()
+        # Let request threads finish (streams end at once now) before the wake-up pipe closes.
+        server.task_dispatcher.shutdown(timeout=SHUTDOWN_WAIT_S)
+        server.close()
+        return 0
+    finally:
+        services.close()
+
+
+def _stop_on_signals(server: Any, services: Any) -> None:
+    """SIGTERM (systemd) and SIGINT (Ctrl-C) end the streams, then the server loop."""
+
+    def stop(signum: int, frame: Any) -> None:
+        services.hub.close()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
