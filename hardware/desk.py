@@ -7,6 +7,7 @@ console's requests. Handling one message at a time in one thread keeps the engin
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -190,7 +191,8 @@ class Desk:
         if action is ButtonAction.HOLD:
             self._undo()
         elif self.pending is not None:
-            self._confirm()
+            with contextlib.suppress(RuleError):  # still refused: it stays pending, LED and note say why
+                self._confirm()
         elif self.virtual is not None:
             self.virtual.lay_next(self.table.state)
             self.note = "virtual table: next cards laid"

@@ -1,0 +1,76 @@
+"""Camera spec, GPIO mode and language parsing: clear errors for bad values."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.errors import ConfigError
+from hardware.config import (
+    CameraKind,
+    CameraSpec,
+    GpioMode,
+    Language,
+    default_camera_spec,
+    default_gpio_mode,
+    on_raspberry_pi,
+    parse_camera_spec,
+    parse_gpio_mode,
+    parse_language,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "spec"),
+    [
+        ("virtual", CameraSpec(CameraKind.VIRTUAL)),
+        ("none", CameraSpec(CameraKind.NONE)),
+        ("picamera", CameraSpec(CameraKind.PICAMERA)),
+        ("usb:0", CameraSpec(CameraKind.USB, index=0)),
+        ("USB:2", CameraSpec(CameraKind.USB, index=2)),
+    ],
+)
+def test_camera_specs(text, spec):
+    assert parse_camera_spec(text) == spec
+
+
+def test_folder_spec(tmp_path):
+    spec = parse_camera_spec(f"folder:{tmp_path}")
+    assert spec.kind is CameraKind.FOLDER and spec.path == tmp_path
+    assert str(spec) == f"folder:{tmp_path}"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("webcam", "must be one of"),
+        ("", "must be one of"),
+        ("usb", "needs a device number"),
+        ("usb:x", "needs a device number"),
+        ("folder:", "needs a path"),
+        ("folder:/no/such/place", "does not exist"),
+        ("virtual:3", "takes no"),
+    ],
+)
+def test_bad_camera_specs(text, message):
+    with pytest.raises(ConfigError, match=message):
+        parse_camera_spec(text)
+
+
+def test_gpio_and_language():
+    assert parse_gpio_mode("real") is GpioMode.REAL
+    assert parse_language("FR") is Language.FR
+    assert parse_language(Language.ES) is Language.ES
+    with pytest.raises(ConfigError):
+        parse_gpio_mode("fake")
+    with pytest.raises(ConfigError):
+        parse_language("de")
+
+
+def test_pi_detection(tmp_path):
+    model = tmp_path / "model"
+    model.write_text("Raspberry Pi 4 Model B Rev 1.4\x00")
+    assert on_raspberry_pi(model)
+    assert not on_raspberry_pi(tmp_path / "missing")
+    assert default_camera_spec(on_pi=True).kind is CameraKind.PICAMERA
+    assert default_camera_spec(on_pi=False).kind is CameraKind.VIRTUAL
+    assert default_gpio_mode(on_pi=False) is GpioMode.MOCK

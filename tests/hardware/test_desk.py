@@ -1,0 +1,166 @@
+"""The Mayor's desk: readings become entries in the real table; misreads wait for the Mayor."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.errors import RuleError
+from companion.moves import NewGame, Reveal, SetupCard, Terrain, dump_line
+from hardware.controls import ButtonAction, BuzzPattern, FakeControls, Light, LightMode
+from hardware.desk import CameraState, Desk, Pressed, Seen
+from hardware.speech import FakeSpeaker
+
+D, F, W = Terrain.DESERT, Terrain.FOREST, Terrain.WATER
+
+
+@pytest.fixture
+def desk(table):
+    """A desk over a real table with one game in set-up (Mary and David)."""
+    table.submit(NewGame(players=("Mary", "David")))
+    d = Desk(table, FakeControls(), FakeSpeaker())
+    d.run_pending()
+    return d
+
+
+def _log(table) -> list[str]:
+    return [dump_line(entry) for _, entry in table.log_since(0)]
+
+
+def _see(desk, *cards):
+    desk.post(Seen(tuple(cards)))
+    desk.run_pending()
+
+
+def test_setup_card_then_reveals_reach_the_log(desk, table):
+    _see(desk, "setup-01")
+    _see(desk)
+    _see(desk, "desert")
+    _see(desk, "desert", "water")
+    assert table.game.entries[1:] == (SetupCard("CEBAEDCDAB"), Reveal((D, W)))
+    assert desk.speaker.said[-1] == "Desert and Water!"
+
+
+def test_misread_is_raised_to_the_mayor_not_applied(desk, table):
+    for _ in range(2):
+        table.submit(Reveal((W, W)))
+    desk.run_pending()
+    before = _log(table)
+    _see(desk, "water", "forest")
+    assert _log(table) == before
+    assert desk.pending is not None and desk.pending.entry == Reveal((W, F))
+    assert desk.controls.lights[Light.MAYOR] is LightMode.BLINK
+    assert BuzzPattern.REFUSED in desk.controls.buzzes
+    # The button confirms; the engine still refuses a 5th water, so it stays pending.
+    desk.post(Pressed(ButtonAction.PRESS))
+    desk.run_pending()
+    assert desk.pending is not None and "5th water" in desk.pending.reason
+    assert _log(table) == before
+
+
+def test_the_mayor_corrects_a_misread(desk, table):
+    for _ in range(2):
+        table.submit(Reveal((W, W)))
+    _see(desk, "water", "forest")
+    future = desk.ask("correct", Reveal((D, F)))
+    desk.run_pending()
+    assert future.result(0).entry == Reveal((D, F))
+    assert desk.pending is None
+    assert desk.controls.lights[Light.MAYOR] is LightMode.OFF
+
+
+def test_a_refused_correction_keeps_the_reading_pending(desk, table):
+    for _ in range(2):
+        table.submit(Reveal((W, W)))
+    _see(desk, "water", "forest")
+    future = desk.ask("correct", Reveal((W, D)))
+    desk.run_pending()
+    with pytest.raises(RuleError):
+        future.result(0)
+    assert desk.pending is not None
+
+
+def test_cards_laid_while_pending_are_read_once_the_mayor_decides(desk, table):
+    for _ in range(2):
+        table.submit(Reveal((W, W)))
+    _see(desk, "water", "forest")
+    _see(desk, "water", "forest", "desert")  # the Mayor goes on laying
+    assert len(table.game.entries) == 3
+    desk.post(Pressed(ButtonAction.HOLD))  # dismiss the misread
+    desk.run_pending()
+    assert desk.pending is None
+    assert desk.sense.first is D  # the card laid meanwhile was read after the dismissal
+
+
+def test_hold_undoes_the_last_entry(desk, table):
+    _see(desk, "desert", "forest")
+    assert table.state.reveals == 1
+    desk.post(Pressed(ButtonAction.HOLD))
+    desk.run_pending()
+    assert table.state.reveals == 0
+    assert desk.note == "undone"
+
+
+def test_hold_drops_a_half_read_reveal_first(desk, table):
+    _see(desk, "desert")
+    desk.post(Pressed(ButtonAction.HOLD))
+    desk.run_pending()
+    assert desk.sense.first is None
+    assert len(table.game.entries) == 1  # nothing undone in the log
+
+
+def test_press_on_a_real_camera_with_nothing_pending_changes_nothing(desk, table):
+    desk.post(Pressed(ButtonAction.PRESS))
+    desk.run_pending()
+    assert len(table.game.entries) == 1 and desk.note == "nothing to confirm"
+
+
+def test_last_turn_and_round_end_buzz_and_speak(desk, table):
+    cards = ["desert"] * 8 + ["forest"] * 7 + ["mountain"] * 6 + ["water"] * 4 + ["any"]
+    for turn in range(13):
+        table.submit(Reveal((Terrain(cards[2 * turn]), Terrain(cards[2 * turn + 1]))))
+    desk.run_pending()
+    assert desk.controls.buzzes == [BuzzPattern.LAST_TURN]
+    assert desk.speaker.said[-1] == "Last turn of round 1!"
+    table.submit(Reveal((D, D)))
+    desk.run_pending()
+    assert desk.controls.buzzes == [BuzzPattern.LAST_TURN, BuzzPattern.ROUND_END]
+    assert "Round 1 is over" in desk.speaker.said[-2]
+    assert desk.speaker.said[-1] == "Desert and Desert!"
+
+
+def test_camera_lost_blinks_ready_and_the_game_goes_on_by_hand(desk, table):
+    desk.post(CameraState(ok=False))
+    desk.run_pending()
+    assert desk.controls.lights[Light.READY] is LightMode.BLINK
+    table.submit(Reveal((D, F)))  # the Mayor taps the cards on the console
+    desk.post(CameraState(ok=True))
+    desk.run_pending()
+    assert desk.controls.lights[Light.READY] is LightMode.ON
+    assert table.state.reveals == 1
+
+
+def test_seen_led_follows_the_cards(desk):
+    _see(desk, "desert")
+    assert desk.controls.lights[Light.SEEN] is LightMode.BLINK  # half a reveal
+    _see(desk, "desert", "forest")
+    assert desk.controls.lights[Light.SEEN] is LightMode.ON
+    _see(desk)
+    assert desk.controls.lights[Light.SEEN] is LightMode.OFF
+
+
+def test_console_without_virtual_table_refuses_to_lay(desk):
+    future = desk.ask("lay", ["desert"])
+    desk.run_pending()
+    with pytest.raises(RuleError, match="no virtual table"):
+        future.result(0)
+
+
+def test_worker_thread_handles_button_from_another_thread(desk, table):
+    desk.start()
+    try:
+        desk.post(Seen(("forest", "water")))
+        future = desk.ask("dismiss")  # a round trip through the queue: everything before is done
+        future.result(5)
+        assert table.state.reveals == 1
+    finally:
+        desk.close()

@@ -1,0 +1,139 @@
+"""The gpiozero adapter on gpiozero's own MockFactory: button presses and holds, LEDs, buzzer."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from companion.errors import ConfigError
+from companion.moves import NewGame, Reveal, Terrain
+from hardware.config import GpioMode, PinMap
+from hardware.controls import Beep, ButtonAction, BuzzPattern, Light, LightMode
+from hardware.desk import Desk
+from hardware.gpio import DEBOUNCE_S, GpioControls
+from hardware.speech import FakeSpeaker
+
+PINS = PinMap(button=5, led_ready=6, led_seen=13, led_mayor=19, buzzer=26)
+FAST_BEEPS = {p: Beep(on_s=0.01, off_s=0.01, count=2) for p in BuzzPattern}
+
+
+class Clock:
+    """A hand-moved clock for the debounce."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def controls(clock):
+    c = GpioControls(PINS, GpioMode.MOCK, hold_s=0.05, beeps=FAST_BEEPS, clock=clock)
+    yield c
+    c.close()
+
+
+def _wait_for(predicate, timeout_s: float = 2.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+    return True
+
+
+def test_short_press_is_a_press_at_release(clock):
+    controls = GpioControls(PINS, GpioMode.MOCK, hold_s=5.0, clock=clock)  # a hold cannot fire here
+    try:
+        actions: list[ButtonAction] = []
+        controls.on_button(actions.append)
+        pin = controls.factory.pin(PINS.button)
+        pin.drive_low()
+        assert actions == []
+        pin.drive_high()
+        assert actions == [ButtonAction.PRESS]
+    finally:
+        controls.close()
+
+
+def test_hold_is_an_undo_and_its_release_is_not_a_press(controls):
+    actions: list[ButtonAction] = []
+    held = threading.Event()
+    controls.on_button(lambda a: (actions.append(a), held.set()))
+    pin = controls.factory.pin(PINS.button)
+    pin.drive_low()
+    assert held.wait(2.0)
+    pin.drive_high()
+    assert actions == [ButtonAction.HOLD]
+
+
+def test_contact_bounce_is_one_press(clock):
+    controls = GpioControls(PINS, GpioMode.MOCK, hold_s=5.0, clock=clock)
+    try:
+        actions: list[ButtonAction] = []
+        controls.on_button(actions.append)
+        pin = controls.factory.pin(PINS.button)
+        for _ in range(3):  # three closures within a few milliseconds
+            pin.drive_low()
+            pin.drive_high()
+            clock.now += 0.01
+        clock.now += DEBOUNCE_S
+        pin.drive_low()
+        pin.drive_high()
+        assert actions == [ButtonAction.PRESS, ButtonAction.PRESS]
+    finally:
+        controls.close()
+
+
+def test_leds_follow_modes(controls):
+    ready = controls.factory.pin(PINS.led_ready)
+    mayor = controls.factory.pin(PINS.led_mayor)
+    controls.light(Light.READY, LightMode.ON)
+    assert ready.state and not mayor.state
+    controls.light(Light.READY, LightMode.OFF)
+    assert not ready.state
+    controls.light(Light.MAYOR, LightMode.BLINK)
+    assert _wait_for(lambda: len(mayor.states) >= 3)  # on, off, on...: it blinks
+    controls.light(Light.MAYOR, LightMode.OFF)
+    assert not mayor.state
+
+
+def test_buzzer_pattern_drives_the_pin(controls):
+    buzzer = controls.factory.pin(PINS.buzzer)
+    buzzer.clear_states()
+    controls.buzz(BuzzPattern.ROUND_END)
+    assert _wait_for(lambda: len(buzzer.states) >= 5)  # off, on, off, on, off: two beeps
+    buzzer.assert_states([False, True, False, True, False])
+
+
+def test_pins_must_differ():
+    with pytest.raises(ConfigError):
+        PinMap(button=5, led_ready=5)
+
+
+def test_button_drives_the_desk_through_the_queue(table, clock):
+    """A press on the mock pin reaches the engine only through the desk's worker."""
+    table.submit(NewGame(players=("Mary",)))
+    table.submit(Reveal((Terrain.DESERT, Terrain.WATER)))
+    controls = GpioControls(PINS, GpioMode.MOCK, hold_s=0.05, beeps=FAST_BEEPS, clock=clock)
+    desk = Desk(table, controls, FakeSpeaker())
+    try:
+        pin = controls.factory.pin(PINS.button)
+        pin.drive_low()
+        assert _wait_for(lambda: desk._queue.qsize() > 0)
+        pin.drive_high()
+        assert table.state.reveals == 1  # nothing touched the engine from the pin thread
+        desk.run_pending()
+        assert table.state.reveals == 0  # the hold undid the reveal, in this (the desk's) thread
+        assert controls.factory.pin(PINS.led_ready).state
+    finally:
+        desk.close()
+        controls.close()

@@ -1,0 +1,89 @@
+"""Speech: the phrases in three languages, a worker that never blocks, espeak-ng to a wav file."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import wave
+
+import pytest
+
+from companion.moves import Terrain
+from hardware.config import Language
+from hardware.speech import EspeakSpeaker, espeak_command, phrase, reveal_phrase, speak_to_wav
+
+D, W = Terrain.DESERT, Terrain.WATER
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [(Language.EN, "Desert and Water!"), (Language.FR, "Désert et Eau !"), (Language.ES, "¡Desierto y Agua!")],
+)
+def test_reveal_phrase_as_the_rulebook_says_it(language, text):
+    assert reveal_phrase((D, W), language) == text
+
+
+@pytest.mark.parametrize("language", list(Language))
+def test_every_reminder_exists_in_every_language(language):
+    for key in ("last_turn", "round_end"):
+        assert "2" in phrase(key, language, round=2)
+    assert phrase("mayor", language) and phrase("game_end", language)
+
+
+def test_espeak_command_picks_the_voice():
+    assert espeak_command("Hola", Language.ES)[:3] == ["espeak-ng", "-v", "es"]
+    assert espeak_command("-x", Language.FR)[-2:] == ["--", "-x"]  # text never read as an option
+
+
+def test_say_returns_at_once_while_a_phrase_is_being_spoken():
+    release = threading.Event()
+    started = threading.Event()
+    commands: list[list[str]] = []
+
+    def slow_runner(command: list[str]) -> None:
+        commands.append(command)
+        started.set()
+        release.wait(5)
+
+    speaker = EspeakSpeaker(Language.EN, runner=slow_runner)
+    try:
+        speaker.say("first")
+        assert started.wait(2)
+        for n in range(10):  # a burst while the first phrase still plays: never blocks
+            speaker.say(f"burst {n}")
+        assert speaker.dropped == 7  # only the newest 3 wait
+        release.set()
+        assert speaker.wait_idle(5)
+        assert speaker.spoken == ["first", "burst 7", "burst 8", "burst 9"]
+    finally:
+        release.set()
+        speaker.close()
+
+
+def test_stale_announcements_are_dropped():
+    now = [0.0]
+    gate = threading.Event()
+    speaker = EspeakSpeaker(Language.EN, runner=lambda c: gate.wait(5), clock=lambda: now[0], stale_s=5.0)
+    try:
+        speaker.say("old news")
+        speaker.wait_idle(0.2)  # the worker is stuck speaking "old news"
+        speaker.say("Desert and Water!")
+        now[0] = 10.0  # the first phrase took ages: the waiting one is stale
+        gate.set()
+        assert speaker.wait_idle(5)
+        assert speaker.spoken == ["old news"]
+        assert speaker.dropped == 1
+    finally:
+        gate.set()
+        speaker.close()
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (CI installs it)")
+@pytest.mark.parametrize("language", list(Language))
+def test_espeak_speaks_each_language_to_a_wav_file(tmp_path, language):
+    wav = speak_to_wav(reveal_phrase((D, W), language), language, tmp_path / "say.wav")
+    with wave.open(str(wav)) as audio:
+        seconds = audio.getnframes() / audio.getframerate()
+        samples = audio.readframes(audio.getnframes())
+    assert 0.3 < seconds < 5
+    assert max(samples) > 0  # not silence
