@@ -1,0 +1,116 @@
+"""Fixtures of the web tests: services in a temp folder, the app, and API clients (one per phone)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.store import LogStore
+from companion.table import Table
+from web.app import create_app
+from web.security import CSRF_COOKIE, CSRF_HEADER, PIN_HEADER, SeatBook, Security
+from web.services import Services
+from web.stream import StreamHub
+
+PIN = "424242"
+SECRET = bytes(range(32))
+TEST_KEEPALIVE_S = 0.2  # short keep-alives so stream tests see one within their time bound
+
+
+class FakeClock:
+    """A clock the test moves by hand (for the PIN lockout)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class ApiClient:
+    """One browser: a Flask test client with its own cookies, sending the CSRF header like a page."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.client.get("/api/session")  # a page load: the browser now holds the CSRF cookie
+
+    @property
+    def csrf(self) -> str:
+        cookie = self.client.get_cookie(CSRF_COOKIE)
+        return cookie.value if cookie else ""
+
+    def get(self, path: str, **kwargs: Any) -> Any:
+        return self.client.get(path, **kwargs)
+
+    def post(self, path: str, body: Any = None, *, mayor: bool = False, csrf: bool = True,
+             headers: dict[str, str] | None = None, data: str | bytes | None = None) -> Any:
+        sent = dict(headers or {})
+        if csrf:
+            sent.setdefault(CSRF_HEADER, self.csrf)
+        if mayor:
+            sent.setdefault(PIN_HEADER, PIN)
+        if data is None:
+            data = json.dumps(body) if body is not None else ""
+        return self.client.post(path, data=data, headers=sent, content_type="application/json")
+
+    def entry(self, entry: dict[str, Any], **kwargs: Any) -> Any:
+        return self.post("/api/events", entry, **kwargs)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def web_services(tmp_path: Path, clock: FakeClock) -> Iterator[Services]:
+    store = LogStore(tmp_path / "tucana.sqlite3")
+    table = Table(store)
+    hub = StreamHub(table, keepalive_s=TEST_KEEPALIVE_S)
+    security = Security(PIN, SECRET, SeatBook(tmp_path / "seats.json"), clock=clock)
+    services = Services(store=store, table=table, hub=hub, security=security)
+    yield services
+    services.close()
+
+
+@pytest.fixture
+def web_app(web_services: Services) -> Flask:
+    return create_app({"TESTING": True}, services=web_services)
+
+
+@pytest.fixture
+def api(web_app: Flask) -> ApiClient:
+    """The Mayor's console (sends the PIN when asked to)."""
+    return ApiClient(web_app.test_client())
+
+
+@pytest.fixture
+def phone(web_app: Flask) -> ApiClient:
+    """A player's phone, with cookies of its own."""
+    return ApiClient(web_app.test_client())
+
+
+@pytest.fixture
+def other_phone(web_app: Flask) -> ApiClient:
+    """A second player's phone."""
+    return ApiClient(web_app.test_client())
+
+
+def start_game(api: ApiClient, players: list[str] | None = None, **options: Any) -> None:
+    """New game with a set-up card, through the API as the Mayor."""
+    new = {"type": "new_game", "players": players or ["Mary", "David"], **options}
+    assert api.entry(new, mayor=True).status_code == 201
+    assert api.entry({"type": "setup_card", "letters": "CEBAEDCDAB"}, mayor=True).status_code == 201
+
+
+def log_of(services: Services) -> tuple[int | None, int, list[str]]:
+    """The current game id, seq and every stored log line: a refused request must leave it as is."""
+    game_id = services.table.game_id
+    lines = services.store.export_jsonl(game_id).splitlines() if game_id is not None else []
+    return game_id, services.table.seq, lines
