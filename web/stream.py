@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 
 from companion.moves import NewGame, entry_to_dict
@@ -66,6 +66,25 @@ class _Client:
             if not self.frames:
                 return False, None
             return True, self.frames.popleft()
+
+
+class _Stream:
+    """The response body: frees its slot on close() even if the server never started reading it."""
+
+    def __init__(self, frames: Generator[bytes], forget: Callable[[], None]) -> None:
+        self._frames = frames
+        self._forget = forget
+
+    def __iter__(self) -> _Stream:
+        return self
+
+    def __next__(self) -> bytes:
+        return next(self._frames)
+
+    def close(self) -> None:
+        """Called by the WSGI server when the phone goes away or the response ends."""
+        self._frames.close()
+        self._forget()
 
 
 def sse(data: str, *, event: str, id: int | None = None) -> bytes:
@@ -136,9 +155,13 @@ class StreamHub:
             if len(self._clients) >= self._max_streams:
                 raise TooManyStreams(f"{self._max_streams} live streams are open already")
             self._clients.add(client)  # before reading the log, so nothing falls in between
-        return self._run(client, last_event_id, game_id)
+        return _Stream(self._run(client, last_event_id, game_id), lambda: self._forget(client))
 
-    def _run(self, client: _Client, last_id: int | None, game_id: int | None) -> Iterator[bytes]:
+    def _forget(self, client: _Client) -> None:
+        with self._lock:
+            self._clients.discard(client)
+
+    def _run(self, client: _Client, last_id: int | None, game_id: int | None) -> Generator[bytes]:
         try:
             yield f"retry: {RETRY_MS}\n\n".encode()
             cur_game, cur_seq, state = self._table.snapshot()
@@ -171,8 +194,7 @@ class StreamHub:
                 seen = frame.seq
                 yield sse(frame.data, event="entry", id=frame.seq)
         finally:
-            with self._lock:
-                self._clients.discard(client)
+            self._forget(client)
 
     def _catch_up(self, after: int, upto: int) -> Iterator[bytes]:
         """Entries after `after` up to `upto` from the log; the last one carries the state."""

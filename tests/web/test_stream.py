@@ -1,0 +1,224 @@
+"""Server-Sent Events: live entries with id = seq, catch-up from Last-Event-ID, keep-alives, resets,
+bounded queues. Streams are read incrementally in a thread, every wait bounded."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from companion.moves import Reveal, Terrain
+from tests.conftest import ROUND_CARDS
+from tests.web.conftest import ApiClient, start_game
+from web.stream import RETRY_MS, StreamHub, TooManyStreams
+
+WAIT_S = 5.0  # the longest any test waits for a message that should come at once
+REVEAL = {"type": "reveal", "cards": ["desert", "water"]}
+
+
+@dataclass
+class Message:
+    """One parsed SSE message (or a comment)."""
+
+    event: str | None
+    id: int | None
+    data: Any
+    comment: str | None = None
+
+
+def parse(block: str) -> Message:
+    event = id_ = data = comment = None
+    for line in block.split("\n"):
+        if line.startswith(":"):
+            comment = line[1:].strip()
+        elif line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("id: "):
+            id_ = int(line[4:])
+        elif line.startswith("data: "):
+            data = json.loads(line[6:])
+        elif line.startswith("retry: "):
+            event, data = "retry", int(line[7:])
+    return Message(event, id_, data, comment)
+
+
+class Reader:
+    """Reads a streamed response in a daemon thread; next() waits at most WAIT_S for a message."""
+
+    def __init__(self, chunks: Any) -> None:
+        self.messages: queue.Queue[Message | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._read, args=(chunks,), daemon=True)
+        self._thread.start()
+
+    def _read(self, chunks: Any) -> None:
+        buffer = ""
+        for chunk in chunks:
+            buffer += chunk.decode()
+            while "\n\n" in buffer:
+                block, buffer = buffer.split("\n\n", 1)
+                self.messages.put(parse(block))
+        self.messages.put(None)  # the stream ended
+
+    def next(self, *, skip_comments: bool = True) -> Message | None:
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            message = self.messages.get(timeout=max(0.01, deadline - time.monotonic()))
+            if message is None or not (skip_comments and message.comment is not None):
+                return message
+
+    def until(self, event: str) -> Message:
+        while True:
+            message = self.next()
+            assert message is not None, f"the stream ended before a {event} message"
+            if message.event == event:
+                return message
+
+    def ended(self) -> bool:
+        self._thread.join(WAIT_S)
+        return not self._thread.is_alive()
+
+
+def open_stream(client: ApiClient, url: str = "/api/stream", **kwargs: Any) -> tuple[Any, Reader]:
+    response = client.get(url, buffered=False, **kwargs)
+    assert response.status_code == 200, response.data
+    return response, Reader(response.response)
+
+
+def test_headers_retry_and_hello(api: ApiClient) -> None:
+    start_game(api)
+    response, reader = open_stream(api)
+    assert response.mimetype == "text/event-stream"
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert response.headers["X-Accel-Buffering"] == "no"
+    assert reader.next().data == RETRY_MS
+    hello = reader.next()
+    assert hello.event == "hello" and hello.id is None and hello.data == {"game_id": 1, "seq": 2}
+
+
+def test_an_accepted_entry_reaches_the_stream_with_its_seq(api: ApiClient, phone: ApiClient) -> None:
+    start_game(api)
+    _, reader = open_stream(phone, "/api/stream?game_id=1")
+    reader.until("hello")
+    api.entry(REVEAL, mayor=True)
+    message = reader.until("entry")
+    assert message.id == 3
+    assert message.data["game_id"] == 1 and message.data["seq"] == 3
+    assert message.data["entry"] == REVEAL
+    assert message.data["events"][0]["type"] == "revealed"
+    assert message.data["state"]["announcement"] == ["desert", "water"]
+
+
+def test_keepalive_comments_flow_while_nothing_happens(api: ApiClient) -> None:
+    _, reader = open_stream(api)
+    reader.until("hello")
+    comment = reader.next(skip_comments=False)
+    assert comment is not None and comment.comment == "keep-alive"
+
+
+@pytest.mark.parametrize("how", ["header", "query"])
+def test_catch_up_after_last_event_id(api: ApiClient, phone: ApiClient, how: str) -> None:
+    start_game(api)
+    api.entry(REVEAL, mayor=True)
+    api.entry({"type": "claim", "player": "Mary", "village": "D"}, mayor=True)
+    if how == "header":
+        _, reader = open_stream(phone, "/api/stream?game_id=1", headers={"Last-Event-ID": "2"})
+    else:
+        _, reader = open_stream(phone, "/api/stream?game_id=1&last_event_id=2")
+    reader.until("hello")
+    first, second = reader.next(), reader.next()
+    assert (first.event, first.id, second.event, second.id) == ("entry", 3, "entry", 4)
+    assert first.data["catch_up"] and first.data["state"] is None
+    assert second.data["entry"] == {"type": "claim", "player": "Mary", "village": "D"}
+    assert second.data["state"]["seq"] == 4 and second.data["state"]["sheets"]["Mary"]["villages"] == ["D"]
+    api.entry({"type": "undo"}, mayor=True)  # then live, without repeating what was caught up
+    live = reader.until("entry")
+    assert live.id == 5 and "catch_up" not in live.data
+
+
+def test_a_stream_from_another_game_is_reset(api: ApiClient, phone: ApiClient) -> None:
+    start_game(api)
+    start_game(api, ["Ana", "Bo"])  # game 2
+    _, reader = open_stream(phone, "/api/stream?game_id=1", headers={"Last-Event-ID": "9"})
+    reader.until("hello")
+    reset = reader.next()
+    assert reset.event == "reset" and reset.id == 2
+    assert reset.data["game_id"] == 2 and reset.data["state"]["players"] == ["Ana", "Bo"]
+
+
+def test_a_new_game_resets_open_streams(api: ApiClient, phone: ApiClient) -> None:
+    start_game(api)
+    _, reader = open_stream(phone, "/api/stream?game_id=1")
+    reader.until("hello")
+    api.entry({"type": "new_game", "players": ["Ana", "Bo"]}, mayor=True)
+    reset = reader.until("reset")
+    assert reset.id == 1 and reset.data["game_id"] == 2
+    assert reset.data["state"]["players"] == ["Ana", "Bo"]
+    api.entry({"type": "setup_card", "letters": "CEBAEDCDAB"}, mayor=True)
+    following = reader.until("entry")
+    assert (following.id, following.data["game_id"]) == (2, 2)
+
+
+def test_an_import_resets_open_streams(api: ApiClient, phone: ApiClient) -> None:
+    start_game(api)
+    text = api.get("/api/log.jsonl").data.decode()
+    _, reader = open_stream(phone, "/api/stream?game_id=1")
+    reader.until("hello")
+    assert api.post("/api/import", data=text, mayor=True).status_code == 201
+    reset = reader.until("reset")
+    assert reset.data["game_id"] == 2 and reset.data["seq"] == 2
+
+
+def test_a_slow_phone_is_cut_off_and_catches_up_on_reconnect(web_services) -> None:
+    table = web_services.table
+    hub = StreamHub(table, keepalive_s=0.2, queue_max=4)
+    from companion.moves import NewGame, SetupCard
+
+    table.submit(NewGame(players=("A", "B")))
+    table.submit(SetupCard("CEBAEDCDAB"))
+    stream = hub.stream(last_event_id=None, game_id=table.game_id)
+    assert next(stream).startswith(b"retry:") and b"hello" in next(stream)
+    for turn in range(10):  # 10 reveals while this phone reads nothing: its queue would pass 4
+        a, b = ROUND_CARDS[2 * turn: 2 * turn + 2]
+        table.submit(Reveal((Terrain(a), Terrain(b))))
+    client = next(iter(hub._clients))
+    assert len(client.frames) <= 4 and client.overflowed
+    assert list(stream) == []  # the stream ends at once instead of growing
+    assert hub.client_count == 0
+    again = hub.stream(last_event_id=2, game_id=table.game_id)
+    ids = []
+    for chunk in again:
+        if chunk.startswith(b"id: "):
+            ids.append(int(chunk.split(b"\n")[0][4:]))
+        if len(ids) == 10:
+            break
+    assert ids == list(range(3, 13))
+    again.close()
+    hub.close()
+
+
+def test_streams_are_limited(web_services) -> None:
+    hub = StreamHub(web_services.table, keepalive_s=0.2, max_streams=2)
+    streams = [hub.stream(last_event_id=None, game_id=None) for _ in range(2)]
+    with pytest.raises(TooManyStreams):
+        hub.stream(last_event_id=None, game_id=None)
+    streams[0].close()
+    hub.stream(last_event_id=None, game_id=None).close()
+    hub.close()
+
+
+def test_too_many_streams_is_a_503(api: ApiClient, web_services, monkeypatch) -> None:
+    monkeypatch.setattr(web_services.hub, "_max_streams", 0)
+    reply = api.get("/api/stream")
+    assert reply.status_code == 503 and "streams" in reply.json["error"]
+
+
+def test_closing_the_hub_ends_every_stream(api: ApiClient, web_services) -> None:
+    _, reader = open_stream(api)
+    reader.until("hello")
+    web_services.hub.close()
+    assert reader.ended()
