@@ -87,6 +87,7 @@ class Desk:
         self.camera_ok = True  # until the scanner says otherwise (no camera: nothing to lose)
         self.note = ""
         self.dropped = 0
+        self.lights: dict[Light, LightMode] = {}
         self._queue: queue.Queue[Message] = queue.Queue(maxsize=QUEUE_LIMIT)
         self._thread: threading.Thread | None = None
         self._unsubscribe = table.subscribe(lambda accepted: self.post(News(accepted)))
@@ -295,8 +296,11 @@ class Desk:
 
     def _show(self) -> None:
         """Set the LEDs from the desk's state."""
-        self.controls.light(Light.READY, LightMode.ON if self.camera_ok else LightMode.BLINK)
         half_read = self.sense.first is not None or bool(self.sense.reds or self.sense.blues)
-        seen = LightMode.BLINK if half_read else LightMode.ON if self.cards else LightMode.OFF
-        self.controls.light(Light.SEEN, seen)
-        self.controls.light(Light.MAYOR, LightMode.BLINK if self.pending is not None else LightMode.OFF)
+        self.lights = {
+            Light.READY: LightMode.ON if self.camera_ok else LightMode.BLINK,
+            Light.SEEN: LightMode.BLINK if half_read else LightMode.ON if self.cards else LightMode.OFF,
+            Light.MAYOR: LightMode.BLINK if self.pending is not None else LightMode.OFF,
+        }
+        for light, mode in self.lights.items():
+            self.controls.light(light, mode)

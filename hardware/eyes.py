@@ -5,7 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import cv2
 import numpy as np
+
+from vision.reader import CardReader, FrameReading
+from vision.reader import CardReading as VisionCardReading
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,3 +44,88 @@ class Eyes(Protocol):
     def look(self, frame: np.ndarray, now: float) -> Look:
         """Read the cards in frame (taken at time now, seconds) and return the stable set."""
         ...
+
+
+# --- vision's reader behind a change gate and a vote ----------------------------------------------
+GATE_SIZE = (160, 90)  # width, height of the grey thumbnail compared between frames: ~1 ms to make
+GATE_PIXEL_DIFF = 12  # grey levels a thumbnail pixel must change by to count (sensor noise is ~1 here)
+GATE_CHANGED_SHARE = 0.004  # share of thumbnail pixels that must change: a fingertip, not noise
+VOTE_FRAMES = 3  # consecutive clean frames that must agree before the stable cards change
+REREAD_S = 2.0  # read an unchanged scene again this often, in case the gate missed a slow change
+
+
+def thumbnail(frame: np.ndarray) -> np.ndarray:
+    """A small blurred grey copy of a frame for the change gate."""
+    small = cv2.resize(frame, GATE_SIZE, interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+
+
+def changed(a: np.ndarray, b: np.ndarray) -> bool:
+    """True when two thumbnails differ by more than sensor noise."""
+    moved = cv2.absdiff(a, b) > GATE_PIXEL_DIFF
+    return float(np.count_nonzero(moved)) > GATE_CHANGED_SHARE * moved.size
+
+
+def _centre_x(reading: VisionCardReading) -> float:
+    return sum(x for x, _ in reading.corners) / len(reading.corners)
+
+
+class VisionEyes:
+    """vision.reader.CardReader behind a change gate (an idle mat costs ~1 ms a frame) and a vote.
+
+    The reader runs on every frame until VOTE_FRAMES clean frames in a row (every outline named, no
+    hand in view) agree on the same cards, which then become the stable cards; after that it rests
+    until the thumbnail changes (or REREAD_S passes).
+    """
+
+    def __init__(self, reader: CardReader | None = None, *, vote_frames: int = VOTE_FRAMES,
+                 reread_s: float = REREAD_S) -> None:
+        self.reader = reader if reader is not None else CardReader()
+        self.vote_frames = vote_frames
+        self.reread_s = reread_s
+        self.reads = 0
+        self._reference: np.ndarray | None = None
+        self._last_read_at = float("-inf")
+        self._votes: list[tuple[str, ...]] = []
+        self._look = Look((), ())
+
+    @property
+    def settled(self) -> bool:
+        """True when the last VOTE_FRAMES reads were clean and agreed: nothing to read until a change."""
+        return len(self._votes) == self.vote_frames and len({tuple(sorted(v)) for v in self._votes}) == 1
+
+    def look(self, frame: np.ndarray, now: float) -> Look:
+        """Read the frame unless the scene is unchanged and settled (then the last look is still true)."""
+        thumb = thumbnail(frame)
+        moved = self._reference is None or changed(thumb, self._reference)
+        self._reference = thumb
+        if not moved and self.settled and now - self._last_read_at < self.reread_s:
+            return self._look
+        self._last_read_at = now
+        self.reads += 1
+        self._look = self._vote(self.reader.read(frame), frame)
+        return self._look
+
+    def _vote(self, frame_reading: FrameReading, frame: np.ndarray) -> Look:
+        ordered = sorted(frame_reading.cards, key=_centre_x)
+        readings = tuple(
+            CardReading(r.card, r.confidence, r.corners, _crop(frame, r.corners)) for r in ordered
+        )
+        if frame_reading.clean:
+            self._votes = (self._votes + [tuple(r.card for r in ordered)])[-self.vote_frames:]
+        else:
+            self._votes = []  # a hand or an unreadable card: wait for a clean view
+        stable = self._votes[-1] if self.settled else self._look.stable
+        return Look(readings, stable)
+
+
+CROP_HEIGHT = 120  # px: card thumbnails for the web console
+
+
+def _crop(frame: np.ndarray, corners: tuple[tuple[float, float], ...]) -> np.ndarray:
+    """The card warped flat at console-thumbnail size."""
+    height = CROP_HEIGHT
+    width = round(height * 63 / 88)
+    src = np.array(corners, np.float32)
+    dst = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (width, height))

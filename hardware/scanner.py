@@ -104,6 +104,7 @@ class Scanner:
         self._lock = threading.Lock()
         self._stable: tuple[str, ...] = ()
         self._look: Look | None = None
+        self.last_frame: np.ndarray | None = None  # the newest frame, for the console's preview
         self._frames = 0
         self._fps = 0.0
         self._last_frame_at: float | None = None
@@ -119,6 +120,7 @@ class Scanner:
             return False
         look = self.eyes.look(frame, now)
         with self._lock:
+            self.last_frame = frame
             self._look = look
             self._count_frame(now)
             changed = look.stable != self._stable

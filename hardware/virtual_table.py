@@ -1,8 +1,9 @@
 """The virtual table: a camera that looks at a mat where cards are laid as the Mayor would lay them.
 
 Frames are rendered with the vision simulator (our own card art on a play mat under a lamp, with
-sensor noise). Laying cards first shows the Mayor's hand over the mat for a moment, as at a real
-table, so the scanner sees the old cards go before the new ones arrive. lay_next() lays what the
+sensor noise). Laying cards in place of others shows an empty mat for a moment (the old cards
+picked up), then the Mayor's hand withdrawing over the new cards, as at a real table; laying
+cards that extend what lies there (desert, then desert and water) keeps the old cards in place. lay_next() lays what the
 game needs next: the set-up card, the red bonus cards, the solo keep, or the next two terrain
 cards of this round's shuffled deck (drawn from the cards the engine says are left).
 """
@@ -32,7 +33,9 @@ CARD_HEIGHT_SHARE = 0.42  # a card's long side as a share of frame height: the c
 GAP_SHARE = 0.06  # space between two laid cards, as a share of a card's width
 NOISE_SIGMA = 2.0  # grey levels of sensor noise in each frame
 FRAME_POOL = 3  # noisy frames rendered per layout and cycled: real noise at no per-frame cost
-HAND_READS = 6  # reads the Mayor's hand covers the mat while laying (0.4 s at 15 frames/s)
+HAND_READS = 2  # reads the Mayor's hand is over the new cards: fewer than the scanner's vote needs
+CLEAR_READS = 5  # reads of an empty mat while old cards are picked up: more than the vote needs
+MAX_CARDS = 3  # the most the scanner ever needs at once is two; one more to show a stray card
 MAX_TILT_DEG = 4.0  # cards are laid roughly straight, never exactly
 
 
@@ -50,19 +53,22 @@ class VirtualTable(Camera):
 
     def __init__(self, rng: random.Random, *, size: tuple[int, int] = VIRTUAL_FRAME_SIZE,
                  background: Background = Background.MAT, hand_reads: int = HAND_READS,
-                 pool: int = FRAME_POOL) -> None:
+                 clear_reads: int = CLEAR_READS, pool: int = FRAME_POOL) -> None:
         self.name = "virtual"
         self.size = size
         self._rng = rng
         self._np = np.random.default_rng(rng.getrandbits(64))
         self._hand_reads = hand_reads
+        self._clear_reads = clear_reads
         self._pool = pool
         self._lock = threading.Lock()
         self._mat = render_background(background, size, self._np)
         self._faces: dict[str, np.ndarray] = {}
         self._cards: tuple[str, ...] = ()
-        self._frames = self._render(Scene(background=self._mat, noise_sigma=NOISE_SIGMA))
-        self._hand: list[np.ndarray] = []
+        self._placements: tuple[Placement, ...] = ()
+        self._empty = self._render(Scene(background=self._mat, noise_sigma=NOISE_SIGMA), count=1)[0]
+        self._frames = [self._empty]
+        self._before: list[np.ndarray] = []  # frames shown before the new layout, last first
         self._next = 0
 
     @property
@@ -71,19 +77,24 @@ class VirtualTable(Camera):
         return self._cards
 
     def lay(self, cards: Sequence[str]) -> tuple[str, ...]:
-        """Lay exactly these cards, left to right, in place of what was there; ConfigError on an unknown ID."""
+        """Lay exactly these cards, left to right (see module doc); ConfigError on an unknown ID."""
         cards = tuple(cards)
         unknown = [c for c in cards if c not in CARD_IDS]
         if unknown:
             raise ConfigError(f"not card IDs: {', '.join(map(repr, unknown))}")
-        if len(cards) > 4:
-            raise ConfigError("the virtual mat holds at most 4 cards at once")
-        scene = self._scene(cards)
-        hand = self._render(Scene(background=self._mat, noise_sigma=NOISE_SIGMA).with_hand(self._np), count=1)
+        if len(cards) > MAX_CARDS:
+            raise ConfigError(f"the virtual mat holds at most {MAX_CARDS} cards at once")
+        old = self._cards
+        extends = len(cards) > len(old) and cards[: len(old)] == old
+        scene = self._scene(cards, keep=self._placements if extends else ())
         frames = self._render(scene)
+        before = self._render(scene.with_hand(self._np), count=1) * self._hand_reads if cards else []
+        if not extends and old:
+            before += [self._empty] * self._clear_reads
         with self._lock:
             self._cards = cards
-            self._hand = hand * self._hand_reads
+            self._placements = scene.placements
+            self._before = before  # popped from the end: empty mat first, then the hand
             self._frames = frames
         return cards
 
@@ -114,8 +125,8 @@ class VirtualTable(Camera):
     def read(self) -> np.ndarray:
         """The next frame of the mat (the hand while cards are being laid)."""
         with self._lock:
-            if self._hand:
-                return self._hand.pop()
+            if self._before:
+                return self._before.pop()
             self._next = (self._next + 1) % len(self._frames)
             return self._frames[self._next]
 
@@ -124,15 +135,15 @@ class VirtualTable(Camera):
             self._faces[card] = render_card(card)
         return self._faces[card]
 
-    def _scene(self, cards: tuple[str, ...]) -> Scene:
+    def _scene(self, cards: tuple[str, ...], keep: tuple[Placement, ...] = ()) -> Scene:
         """The cards side by side in the middle of the mat, each slightly turned and shifted."""
         width, height = self.size
         card_h = CARD_HEIGHT_SHARE * height
         card_w = card_h * CARD_W_MM / CARD_H_MM
         step = card_w * (1 + GAP_SHARE)
-        first_x = width / 2 - step * (len(cards) - 1) / 2
-        placements = []
-        for i, card in enumerate(cards):
+        first_x = width / 2 - step / 2  # fixed slots, two centred: a card laid later keeps its place
+        placements = list(keep)
+        for i, card in enumerate(cards[len(keep):], start=len(keep)):
             jitter = self._np.uniform(-0.04, 0.04, 2) * card_h
             centre = (first_x + i * step + jitter[0], height / 2 + jitter[1])
             angle = float(self._np.uniform(-MAX_TILT_DEG, MAX_TILT_DEG))

@@ -1,0 +1,229 @@
+"""The whole hardware side wired together: build_rig(...) -> Rig, with start() and close().
+
+    rig = build_rig("virtual", "mock", PinMap(), "en", table, time.monotonic, random.Random())
+    rig.start()          # desk worker + scanner thread
+    rig.status()         # JSON-ready dict for the web console
+    rig.lay(["desert", "water"]); rig.press(); rig.hold(); rig.confirm(); rig.dismiss()
+    rig.close()
+
+Threads: the scanner thread reads frames; gpiozero's pin threads only queue button actions; the
+desk thread is the only one here that submits to the table.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import HardwareError
+from companion.moves import Entry, entry_to_dict
+from companion.table import Accepted, Table
+from hardware.camera import open_camera
+from hardware.config import (
+    CameraKind,
+    CameraSpec,
+    GpioMode,
+    Language,
+    PinMap,
+    parse_camera_spec,
+    parse_gpio_mode,
+    parse_language,
+)
+from hardware.controls import Controls
+from hardware.desk import Desk
+from hardware.eyes import Eyes, VisionEyes
+from hardware.scanner import Scanner
+from hardware.speech import Speaker, make_speaker
+from hardware.virtual_table import VirtualTable
+
+log = logging.getLogger(__name__)
+
+CONSOLE_WAIT_S = 5.0  # longest a web request waits for the desk to handle it
+JPEG_QUALITY = 80  # preview and crops: small enough for phones over the Pi's Wi-Fi
+
+
+class Rig:
+    """Camera, scanner, controls, speech and the desk, started and closed together."""
+
+    def __init__(self, *, spec: CameraSpec, table: Table, desk: Desk, controls: Controls,
+                 speaker: Speaker, scanner: Scanner | None, virtual: VirtualTable | None) -> None:
+        self.spec = spec
+        self.table = table
+        self.desk = desk
+        self.controls = controls
+        self.speaker = speaker
+        self.scanner = scanner
+        self.virtual = virtual
+        self._started = False
+
+    @property
+    def has_virtual_table(self) -> bool:
+        """True when the camera looks at the built-in virtual table."""
+        return self.virtual is not None
+
+    def start(self) -> None:
+        """Start the desk worker and the scanner thread."""
+        if self._started:
+            return
+        self._started = True
+        self.desk.start()
+        if self.scanner is not None:
+            self.scanner.start()
+
+    def close(self) -> None:
+        """Stop the threads and release camera, pins and speech; safe to call twice."""
+        if self.scanner is not None:
+            self.scanner.stop()
+        self.desk.close()
+        self.controls.close()
+        self.speaker.close()
+        if self.virtual is not None:
+            self.virtual.close()
+        self._started = False
+
+    def __enter__(self) -> Rig:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- the console's requests (each handled by the desk thread) ------------------------------
+    def _ask(self, verb: str, argument: Any = None) -> Any:
+        if not self._started:
+            future = self.desk.ask(verb, argument)
+            self.desk.run_pending()  # not started (tests, tools): handle it in this thread
+            return future.result(0)
+        return self.desk.ask(verb, argument).result(CONSOLE_WAIT_S)
+
+    def press(self) -> None:
+        """The button's short press: confirm a pending reading, or lay the next virtual cards."""
+        self._ask("press")
+
+    def hold(self) -> None:
+        """The button's long press: dismiss a pending reading, drop half-read cards, or undo."""
+        self._ask("hold")
+
+    def confirm(self) -> Accepted:
+        """Apply the pending reading as read; RuleError when the engine still refuses it."""
+        return self._ask("confirm")
+
+    def dismiss(self) -> None:
+        """Drop the pending reading; the Mayor lays the cards again."""
+        self._ask("dismiss")
+
+    def correct(self, entry: Entry) -> Accepted:
+        """Apply the Mayor's correction in place of the pending reading."""
+        return self._ask("correct", entry)
+
+    def lay(self, cards: Sequence[str]) -> tuple[str, ...]:
+        """Lay exactly these cards on the virtual table ([] clears it); RuleError without one."""
+        return self._ask("lay", list(cards))
+
+    def lay_next(self) -> tuple[str, ...]:
+        """Lay what the game needs next on the virtual table."""
+        return self._ask("lay_next")
+
+    # --- what the console shows -----------------------------------------------------------------
+    def status(self) -> dict:
+        """Camera, scanner, last reading, pending reading, LEDs: a JSON-ready dict."""
+        desk = self.desk
+        scanner = None if self.scanner is None else self.scanner.status().to_json()
+        pending = desk.pending
+        return {
+            "camera": str(self.spec),
+            "camera_ok": desk.camera_ok if self.scanner is not None else False,
+            "scanner": scanner,
+            "virtual": self.has_virtual_table,
+            "virtual_cards": list(self.virtual.cards) if self.virtual is not None else [],
+            "last_reading": None if scanner is None else scanner["readings"],
+            "stable": list(desk.cards),
+            "half_read": desk.sense.first.value if desk.sense.first is not None else None,
+            "pending": None if pending is None else {
+                "entry": entry_to_dict(pending.entry), "reason": pending.reason, "cards": list(pending.cards),
+            },
+            "note": desk.note,
+            "lights": {light.value: mode.value for light, mode in desk.lights.items()},
+            "language": self.speaker.language.value,
+        }
+
+    def snapshot_jpeg(self) -> bytes:
+        """The newest frame the scanner processed, as a JPEG; HardwareError before the first."""
+        frame = None if self.scanner is None else self.scanner.last_frame
+        if frame is None:
+            raise HardwareError("no camera frame yet")
+        return _jpeg(frame)
+
+    def crop_jpeg(self) -> bytes | None:
+        """The cards of the last reading side by side, flattened, as a JPEG (None before any)."""
+        look = None if self.scanner is None else self.scanner.status().look
+        crops = [] if look is None else [r.crop for r in look.readings if r.crop is not None]
+        if not crops:
+            return None
+        height = max(c.shape[0] for c in crops)
+        padded = [cv2.copyMakeBorder(c, 0, height - c.shape[0], 0, 4, cv2.BORDER_CONSTANT) for c in crops]
+        return _jpeg(np.hstack(padded))
+
+    def enrollment(self) -> dict:
+        """Deck enrollment is not part of the rig yet: tucana cards enroll does it from images."""
+        raise HardwareError("enroll cards with `tucana cards enroll --deck DIR --card ID IMAGE...`")
+
+    def enroll(self, card: str) -> dict:
+        """See enrollment()."""
+        return self.enrollment()
+
+
+def _jpeg(image: np.ndarray) -> bytes:
+    ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    if not ok:
+        raise HardwareError("could not encode the frame as JPEG")
+    return buffer.tobytes()
+
+
+def build_rig(
+    camera_spec: str | CameraSpec,
+    gpio: str | GpioMode,
+    pins: PinMap,
+    language: str | Language,
+    table: Table,
+    clock: Callable[[], float] = time.monotonic,
+    rng: random.Random | None = None,
+    *,
+    controls: Controls | None = None,
+    speaker: Speaker | None = None,
+    eyes: Eyes | None = None,
+    virtual: VirtualTable | None = None,
+    speech: bool = True,
+) -> Rig:
+    """Wire camera, scanner, controls, speech and desk over a table; ConfigError/HardwareError on bad setup.
+
+    camera_spec: virtual|none|picamera|usb:N|folder:PATH; gpio: mock|real; language: en|fr|es.
+    controls, speaker, eyes and the virtual table may be passed in (tests); otherwise gpiozero pins, espeak-ng (when
+    installed and speech is True) and vision's reader are used. Nothing runs until start().
+    """
+    spec = camera_spec if isinstance(camera_spec, CameraSpec) else parse_camera_spec(camera_spec)
+    mode = gpio if isinstance(gpio, GpioMode) else parse_gpio_mode(str(gpio))
+    lang = parse_language(str(language.value if isinstance(language, Language) else language))
+    rng = rng if rng is not None else random.Random()
+    if spec.kind is not CameraKind.VIRTUAL:
+        virtual = None
+    elif virtual is None:
+        virtual = VirtualTable(rng)
+    if controls is None:
+        from hardware.gpio import GpioControls  # gpiozero is imported only by its adapter
+
+        controls = GpioControls(pins, mode, clock=clock)
+    speaker = speaker if speaker is not None else make_speaker(lang, enabled=speech)
+    desk = Desk(table, controls, speaker, virtual=virtual)
+    scanner = None
+    if spec.kind is not CameraKind.NONE:
+        scanner = Scanner(lambda: open_camera(spec, virtual_table=virtual), eyes or VisionEyes(),
+                          desk.post, name=str(spec), clock=clock)
+    return Rig(spec=spec, table=table, desk=desk, controls=controls, speaker=speaker,
+               scanner=scanner, virtual=virtual)
+
