@@ -170,7 +170,7 @@ def card_ids() -> list[str]:
 
 def _has_camera() -> bool:
     rig = getattr(_services(), "rig", None)
-    return rig is not None and getattr(rig, "camera", None) is not None
+    return rig is not None
 
 
 @bp.get("/play")

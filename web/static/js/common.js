@@ -168,7 +168,7 @@
   }
 
   function terrainCard(terrain, extra) {
-    return el("div", { class: "terrain-card t-" + terrain }, icon(terrain), el("span", {}, terrainName(terrain)), extra || null);
+    return el("div", { class: "terrain-card t-" + terrain }, icon(terrain), el("span", { class: "name" }, terrainName(terrain)), extra || null);
   }
 
   /** Round and turn pills plus the big announcement. */
@@ -274,14 +274,14 @@
       el("th", { scope: "col" }, t("standings.total")));
     const rows = [...standings.players].sort((a, b) => a.rank - b.rank).map((p) => {
       const winner = standings.finished && standings.winners.includes(p.name);
-      const cells = [el("td", {}, p.rank), el("td", {}, p.name, winner ? " 🏆" : "")];
+      const cells = [el("td", {}, p.rank), el("td", {}, p.name)];
       for (let i = 0; i < rounds; i++) cells.push(el("td", {}, i < p.sights_by_round.length ? p.sights_by_round[i] : "·"));
       cells.push(el("td", {}, p.villages), el("td", {}, p.bonus), el("td", {}, el("strong", {}, p.total)));
       const cls = [winner ? "winner" : "", p.name === me ? "me" : ""].join(" ").trim();
       const row = el("tr", { class: cls || null }, cells);
       return row;
     });
-    const parts = [el("table", { class: "standings" }, el("thead", {}, head), el("tbody", {}, rows))];
+    const parts = [el("div", { class: "table-scroll" }, el("table", { class: "standings" }, el("thead", {}, head), el("tbody", {}, rows)))];
     if (standings.finished) {
       parts.push(el("p", {}, standings.winners.length > 1
         ? t("standings.shared", { names: standings.winners.join(", ") })

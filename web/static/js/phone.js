@@ -208,6 +208,7 @@
     T.renderAnnouncement(state);
     T.renderBonus(state);
     T.renderStandings(state, me);
+    if (state.phase === "finished") byId("main").insertBefore(byId("standings-section"), byId("me"));
     renderVillages();
     renderPad();
     renderBanner(false);

@@ -1,0 +1,180 @@
+"""Headless Chromium plays a round: the Mayor's console and two phones, live over the stream.
+
+Screenshots of each page in a phone viewport go to out/screenshots/ (gitignored).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from web.app import create_app
+from web.services import build_services
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}  # a common phone viewport, CSS pixels
+WAIT_MS = 5000  # longest wait for a live update to show on a page
+SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+
+# The rest of round 1 after "desert and water": 12 pairs that the 27-card deck allows.
+ROUND_REST = [
+    ("desert", "desert"), ("desert", "desert"), ("desert", "desert"), ("desert", "forest"),
+    ("forest", "forest"), ("forest", "forest"), ("forest", "forest"),
+    ("mountain", "mountain"), ("mountain", "mountain"), ("mountain", "mountain"),
+    ("water", "water"), ("water", "any"),
+]
+# Records each navigator.vibrate call so the test can see the round-end buzz.
+VIBRATE_SPY = "navigator.vibrate = (p) => { (window.__buzz = window.__buzz || []).push(p); return true; };"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium "
+                       "(apt-get install chromium); CI installs it"),
+]
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[tuple[str, object]]:
+    """The real app on a loopback port in a thread, with its services."""
+    from werkzeug.serving import make_server
+
+    services = build_services(tmp_path / "data", keepalive_s=1.0)
+    app = create_app({"TESTING": True}, services=services)
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}", services
+    finally:
+        services.hub.close()  # ends the open streams so the threads finish
+        httpd.shutdown()
+        services.close()
+
+
+@pytest.fixture()
+def browser() -> Iterator[object]:
+    """Debian's Chromium driven by Playwright (never a downloaded browser)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _phone(browser: object, base: str, lang: str = "en-GB") -> object:
+    context = browser.new_context(viewport=PHONE, locale=lang, base_url=base, has_touch=True)
+    context.add_init_script(VIBRATE_SPY)
+    context.set_default_timeout(WAIT_MS)
+    return context
+
+
+def _post_as_mayor(base: str, pin: str, entry: dict) -> dict:
+    request = urllib.request.Request(
+        base + "/api/events", data=json.dumps(entry).encode(), method="POST",
+        headers={"X-Mayor-Pin": pin, "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())
+
+
+def _reveal(mayor: object, a: str, b: str) -> None:
+    mayor.click(f'#pairs-grid button[data-cards="{a},{b}"]')
+    mayor.click("#confirm-reveal")
+    mayor.wait_for_function("() => document.querySelector('#confirm-reveal').disabled")
+
+
+def _shot(page: object, name: str) -> None:
+    # A phone page must never scroll sideways.
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], name
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
+    base, services = server
+    pin = services.security.pin
+
+    mayor = _phone(browser, base).new_page()
+    mayor.goto("/mayor")
+    mayor.fill("#pin", pin)
+    mayor.click("#pin-form button[type=submit]")
+    mayor.wait_for_selector("#wizard", state="visible")
+    mayor.fill("#player-1", "Mary")
+    mayor.fill("#player-2", "<b>David</b>")
+    mayor.click("#wizard-next")
+    mayor.click("#wizard-next")
+    mayor.click("#wizard-start")
+    mayor.wait_for_selector("#setup", state="visible")
+    mayor.click('#setup-cards button[data-letters="CEBAEDCDAB"]')
+    mayor.wait_for_selector("#play", state="visible")
+
+    mary = _phone(browser, base).new_page()
+    david = _phone(browser, base, "fr-FR").new_page()
+    for page, name, seat in ((mary, "Mary", 1), (david, "<b>David</b>", 2)):
+        page.goto("/play")
+        page.click(f'#seats button[data-seat="{seat}"]')
+        page.wait_for_url(f"**/play/{seat}")
+        assert page.inner_text(".me-name") == name  # the name is text, never markup
+    assert mary.inner_text("#villages .village:first-child .letter") == "C"
+    assert david.inner_text("#villages .village:first-child .letter") == "B"  # seat 2 starts at village 2
+    assert david.locator("html").get_attribute("lang") == "fr"
+
+    _reveal(mayor, "desert", "water")
+    mary.wait_for_function("() => document.querySelector('#words').textContent === 'Desert and Water!'")
+    david.wait_for_function("() => document.querySelector('#words').textContent === 'Désert et Eau !'")
+
+    # Mary joins the villages A-A: a claim; David's phone sees the blue bonus go, live.
+    mary.click('#pairs button[data-village="A"]')
+    mary.click("#confirm-yes")
+    mary.wait_for_selector('#pairs button[data-village="A"].circled')
+    david.wait_for_function("() => document.querySelector('#blue').textContent.includes('Mary +3')")
+    assert david.is_enabled('#pairs button[data-village="B"]')  # his own seat: he may claim
+    mary.click('#sight-rows button[data-sight="toucan"].next')
+    mary.click("#confirm-yes")
+    mary.wait_for_selector('#sight-rows button[data-sight="toucan"].circled')
+
+    for a, b in ROUND_REST:
+        _reveal(mayor, a, b)
+    for page in (mary, david):
+        page.wait_for_selector("#banner", state="visible")
+        assert page.evaluate("() => (window.__buzz || []).length") >= 1
+    assert "II" not in mary.inner_text("#banner-text") and " I" in mary.inner_text("#banner-text")
+    mayor.wait_for_selector("#banner", state="visible")
+
+    table = _phone(browser, base).new_page()
+    table.goto("/table")
+    table.wait_for_selector("#banner", state="visible")
+    assert table.inner_text("#words") == "Water and Any terrain!"
+    _shot(table, "table")
+    _shot(mayor, "mayor")
+    _shot(mary, "phone-score-pad")
+
+    # Round 2 by the API to keep the test short, then the Mayor ends the game on the console.
+    for a, b in [("desert", "water"), *ROUND_REST]:
+        _post_as_mayor(base, pin, {"type": "reveal", "cards": [a, b]})
+    mayor.wait_for_selector("#end-game", state="visible")
+    mayor.once("dialog", lambda dialog: dialog.accept())
+    mayor.click("#end-go")
+    for page in (mary, david, table):
+        page.wait_for_selector("#standings table.standings")
+        page.wait_for_function("() => document.querySelector('#standings').textContent.includes('!')")
+    assert "Mary" in mary.inner_text("#standings tr.winner")
+    _shot(mary, "final-scores")
+    _shot(david, "final-scores-fr")

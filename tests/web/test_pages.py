@@ -1,0 +1,280 @@
+"""The pages over Flask's test client: languages, seats, escaping, QR codes, the island sketch."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from companion.moves import parse_entry
+from web import i18n
+from web.app import create_app
+from web.island import MAPS, island_svg
+from web.join import join_url, lan_address, qr_svg, wifi_qr_svg, wifi_text
+from web.services import build_services
+from web.settings import Hotspot, Settings
+
+WEB = Path(__file__).resolve().parents[2] / "web"
+EVIL = '<script>alert("x")</script>'
+
+
+@pytest.fixture()
+def services(tmp_path):
+    """Real services over a temporary data folder."""
+    built = build_services(tmp_path / "data")
+    yield built
+    built.close()
+
+
+@pytest.fixture()
+def client(services):
+    """A test client of the whole app."""
+    return create_app({"TESTING": True}, services=services).test_client()
+
+
+def _play(services, *entries: dict) -> None:
+    for obj in entries:
+        services.table.submit(parse_entry(obj))
+
+
+def _start(services, players=("Mary", "David"), **options) -> None:
+    _play(services, {"type": "new_game", "players": list(players), **options},
+          {"type": "setup_card", "letters": "CEBAEDCDAB"})
+
+
+def _config(html: str) -> dict:
+    found = re.search(r'<script type="application/json" id="tucana-config">(.*?)</script>', html, re.S)
+    assert found, "the page carries its start-up JSON"
+    return json.loads(found.group(1))
+
+
+@pytest.mark.parametrize("path", ["/", "/table", "/mayor", "/play", "/play/1"])
+@pytest.mark.parametrize(("accept", "lang", "word"), [
+    ("en-GB,en;q=0.9", "en", "Tucana Companion"),
+    ("fr-FR,fr;q=0.9,en;q=0.5", "fr", "Tucana Compagnon"),
+    ("es-MX,es;q=0.8", "es", "Tucana Compañero"),
+    ("de-DE,de;q=0.9", "en", "Tucana Companion"),
+])
+def test_every_page_renders_in_the_browser_language(services, client, path, accept, lang, word) -> None:
+    _start(services)
+    response = client.get(path, headers={"Accept-Language": accept})
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert f'<html lang="{lang}">' in html
+    assert word in html
+
+
+def test_the_scripts_get_the_texts_of_the_page_language(services, client) -> None:
+    _start(services)
+    html = client.get("/play/1", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    config = _config(html)
+    assert config["i18n"]["announce.pair"] == "¡{a} y {b}!"
+    assert config["i18n"]["terrain.water"] == "Agua"
+    assert config["state"]["phase"] == "setup"
+    assert config["me"] == "Mary" and config["seat"] == 1
+
+
+def test_the_language_switch_is_a_cookie_that_beats_the_browser(client) -> None:
+    response = client.get("/lang/fr?next=/table")
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith("/table")
+    assert "tucana_lang=fr" in response.headers["Set-Cookie"]
+    html = client.get("/table", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert '<html lang="fr">' in html and "Rejoindre la partie" in html
+
+
+@pytest.mark.parametrize("target", ["//evil.example/x", "http://evil.example/", "javascript:alert(1)", "table"])
+def test_the_language_switch_only_goes_back_to_this_site(client, target) -> None:
+    response = client.get("/lang/es", query_string={"next": target})
+    assert response.status_code == 302
+    assert response.headers["Location"] in ("/", "http://localhost/")
+
+
+def test_an_unknown_language_changes_nothing(client) -> None:
+    response = client.get("/lang/xx?next=/")
+    assert "tucana_lang" not in response.headers.get("Set-Cookie", "")
+
+
+def test_the_seat_page_lists_the_players_escaped(services, client) -> None:
+    _start(services, players=("Mary", EVIL, "Zoë & Co"))
+    html = client.get("/play").get_data(as_text=True)
+    assert EVIL not in html  # neither in the buttons nor in the start-up JSON
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
+    assert "Zoë &amp; Co" in html
+    assert _config(html)["state"]["players"][1] == EVIL  # the JSON still carries the real name
+    assert html.count('data-seat="') == 3
+
+
+def test_the_phone_page_escapes_the_player_name(services, client) -> None:
+    _start(services, players=(EVIL, "David"))
+    html = client.get("/play/1").get_data(as_text=True)
+    assert EVIL not in html
+    assert "&lt;script&gt;" in html
+
+
+def test_the_seat_page_before_any_game_says_to_wait(client) -> None:
+    html = client.get("/play").get_data(as_text=True)
+    assert 'id="no-game"' in html and "data-seat" not in html
+
+
+@pytest.mark.parametrize("seat", [0, 3, 99])
+def test_a_seat_that_does_not_exist_goes_back_to_seat_picking(services, client, seat) -> None:
+    _start(services)
+    response = client.get(f"/play/{seat}")
+    assert response.status_code == 302 and response.headers["Location"].endswith("/play")
+
+
+def test_a_phone_page_knows_whether_this_phone_holds_the_seat(services, client) -> None:
+    _start(services)
+    assert _config(client.get("/play/2").get_data(as_text=True))["is_mine"] is False
+    token = client.get_cookie("tucana_csrf").value
+    joined = client.post("/api/seats/join", json={"player": "David"}, headers={"X-CSRF-Token": token})
+    assert joined.status_code == 200
+    html = client.get("/play/2").get_data(as_text=True)
+    assert _config(html)["is_mine"] is True and 'id="not-mine"' not in html
+    assert _config(client.get("/play/1").get_data(as_text=True))["is_mine"] is False
+    seats = client.get("/play").get_data(as_text=True)
+    assert re.search(r'data-seat="2" data-name="David" class="primary"', seats)
+
+
+def test_the_phone_page_draws_the_island_of_the_game(services, client) -> None:
+    _start(services, island="grande")
+    html = client.get("/play/1").get_data(as_text=True)
+    assert html.count('class="hex ') == 104
+    assert html.count('data-village="') == 10
+
+
+def test_the_mayor_console_hides_the_pin_and_offers_the_set_up_cards(services, client) -> None:
+    html = client.get("/mayor").get_data(as_text=True)
+    config = _config(html)
+    assert config["is_mayor"] is False
+    assert services.security.pin not in json.dumps(config)
+    assert html.count('class="setup-card"') == 13
+    assert 'data-letters="CEBAEDCDAB"' in html
+    assert config["red_counts"] == {str(n): (2 if n >= 5 else 1) for n in range(1, 9)}
+    assert len(config["card_ids"]) == 33 and config["card_ids"][5] == "blue-A1"
+
+
+def test_the_mayor_console_opens_with_the_mayor_cookie(services, client) -> None:
+    client.get("/mayor")
+    token = client.get_cookie("tucana_csrf").value
+    login = client.post("/api/mayor/login", json={"pin": services.security.pin},
+                        headers={"X-CSRF-Token": token})
+    assert login.status_code == 200
+    assert _config(client.get("/mayor").get_data(as_text=True))["is_mayor"] is True
+
+
+def test_every_api_path_the_scripts_call_exists(client) -> None:
+    urls = _config(client.get("/mayor").get_data(as_text=True))["api"]
+    assert {"state", "stream", "events", "claim", "seats", "mayor_login", "export", "log"} <= set(urls)
+    assert client.get(urls["state"]).status_code == 200
+    assert client.get(urls["log"]).status_code == 200
+
+
+def test_the_table_display_shows_a_join_code_by_ip_address(services, client) -> None:
+    html = client.get("/table", base_url="http://192.168.4.1:8000").get_data(as_text=True)
+    assert "http://192.168.4.1:8000/play" in html
+    assert qr_svg("http://192.168.4.1:8000/play", "http://192.168.4.1:8000/play") in html
+    assert "WIFI:" not in html and html.count('class="qr"') == 1  # no hotspot configured
+
+
+def test_the_table_display_shows_the_wifi_code_when_the_hotspot_is_on(services, client) -> None:
+    services.settings = replace(Settings(), hotspot=Hotspot(enabled=True, ssid="Tucana", password="toucan123"))
+    html = client.get("/table").get_data(as_text=True)
+    assert qr_svg(wifi_text("Tucana", "toucan123"), "Tucana") in html
+    assert "Wi-Fi: Tucana" in html
+
+
+class _Request:
+    def __init__(self, host: str) -> None:
+        self.host, self.scheme = host, "http"
+
+
+@pytest.mark.parametrize(("host", "addresses", "expected"), [
+    ("localhost:8000", ["100.64.0.5", "10.42.0.1"], "http://10.42.0.1:8000/play"),
+    ("127.0.0.1:8000", ["100.64.0.5"], "http://100.64.0.5:8000/play"),
+    ("[::1]:8000", ["10.42.0.1"], "http://10.42.0.1:8000/play"),
+    ("localhost", ["10.42.0.1"], "http://10.42.0.1/play"),
+    ("localhost:8000", [], "http://localhost:8000/play"),
+    ("10.42.0.1:8000", ["192.168.1.5"], "http://10.42.0.1:8000/play"),
+])
+def test_the_join_url_uses_an_ip_address_phones_can_reach(host, addresses, expected) -> None:
+    assert join_url(_Request(host), None, "/play", addresses) == expected
+
+
+def test_lan_address_prefers_a_private_address() -> None:
+    assert lan_address(["100.64.0.7", "192.168.4.1"]) == "192.168.4.1"
+    assert lan_address([]) is None
+
+
+@pytest.mark.parametrize(("ssid", "password", "text"), [
+    ("Tucana", "toucan123", "WIFI:T:WPA;S:Tucana;P:toucan123;;"),
+    ('My;Net,"x"', "a:b\\c", 'WIFI:T:WPA;S:My\\;Net\\,\\"x\\";P:a\\:b\\\\c;;'),
+    ("Open", "", "WIFI:T:nopass;S:Open;;"),
+])
+def test_the_wifi_payload_escapes_special_characters(ssid, password, text) -> None:
+    assert wifi_text(ssid, password) == text
+
+
+def test_no_wifi_code_without_a_hotspot() -> None:
+    assert wifi_qr_svg(None) is None
+    assert wifi_qr_svg(Hotspot(enabled=False, ssid="Tucana", password="toucan123")) is None
+
+
+@pytest.mark.parametrize(("island", "hexes", "terrains", "sights_each"), [
+    ("petit", 73, {"desert": 24, "forest": 20, "mountain": 16, "water": 13}, 2),
+    ("grande", 104, {"desert": 34, "forest": 29, "mountain": 24, "water": 17}, 3),
+])
+def test_the_island_maps_match_the_facts_page(island, hexes, terrains, sights_each) -> None:
+    tiles = MAPS[island]
+    assert len(tiles) == hexes
+    assert Counter(t.terrain for t in tiles) == terrains
+    assert sorted(t.village for t in tiles if t.village) == list(range(1, 11))
+    assert set(Counter(t.sight for t in tiles if t.sight).values()) == {sights_each}
+    assert len({(t.row, t.col) for t in tiles}) == hexes
+
+
+def test_the_island_sketch_escapes_its_title() -> None:
+    svg = island_svg("petit", "<b>")
+    assert "<title id=\"island-title\">&lt;b&gt;</title>" in svg
+
+
+@pytest.mark.parametrize(("cookie", "accepted", "default", "chosen"), [
+    ("es", [("fr", 1.0)], "en", "es"),
+    (None, [("de", 1.0), ("fr-CA", 0.8)], "en", "fr"),
+    (None, [("en", 0.3), ("es", 0.9)], "fr", "es"),
+    ("klingon", [], "fr", "fr"),
+    (None, [("*", 1.0)], None, "en"),
+    (None, [], "ES", "es"),
+])
+def test_pick_language(cookie, accepted, default, chosen) -> None:
+    assert i18n.pick_language(cookie, accepted, default) == chosen
+
+
+def test_the_three_catalogs_have_the_same_keys_and_placeholders() -> None:
+    english = i18n.catalog("en")
+    for language in ("fr", "es"):
+        other = i18n.catalog(language)
+        assert set(other) == set(english), language
+        for key, text in english.items():
+            assert set(re.findall(r"\{(\w+)\}", other[key])) == set(re.findall(r"\{(\w+)\}", text)), key
+
+
+def test_every_text_the_pages_ask_for_exists() -> None:
+    sources = [*WEB.joinpath("templates").rglob("*.html"), *WEB.joinpath("static", "js").glob("*.js")]
+    asked = set()
+    for path in sources:
+        asked |= set(re.findall(r"""\bt\(\s*["']([a-z_]+\.[a-z_0-9]+)["']""", path.read_text("utf-8")))
+    assert len(asked) > 100
+    assert asked - set(i18n.catalog("en")) == set()
+
+
+def test_translate_falls_back_to_english_then_to_the_key() -> None:
+    assert i18n.translate("fr", "announce.pair", a="Désert", b="Eau") == "Désert et Eau !"
+    assert i18n.translate("xx", "terrain.water") == "Water"
+    assert i18n.translate("es", "no.such_key") == "no.such_key"
+    assert i18n.translate("en", "status.round", n=1) == "Round {n} of {of}"  # a missing value never crashes
