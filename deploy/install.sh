@@ -241,7 +241,7 @@ install_config() {
     # The documented defaults, with the Pi's port and data folder.
     sed -e "s#^port = 8000\$#port = ${PORT:-80}#" \
       -e "s#^\# data_dir = .*#data_dir = \"$DATA_DIR\"#" "$SRC_DIR/deploy/tucana.toml" |
-      write_file "$CONFIG_FILE" 0640 "root:$SERVICE_USER" || true
+      write_file "$CONFIG_FILE" 0640 "${CONFIG_OWNER:-root:$SERVICE_USER}" || true
   fi
   enabled=$(toml_get "$CONFIG_FILE" hotspot.enabled)
   [ "$HOTSPOT" != keep ] || HOTSPOT=$([ "$enabled" = true ] && echo on || echo off)

@@ -22,7 +22,7 @@ MOCK_PRESS_S = 0.2  # a short press on the mock button
 MOCK_HOLD_MARGIN_S = 0.5  # the mock button is held this much longer than the hold time
 
 
-def check_leds(controls: object, pins: object) -> bool:
+def check_leds(controls: object, pins: object, seconds: float) -> bool:
     """Light each LED in turn and read its pin back; True when every pin went high then low."""
     from hardware.controls import Light, LightMode
 
@@ -32,7 +32,7 @@ def check_leds(controls: object, pins: object) -> bool:
         controls.light(light, LightMode.ON)
         high = controls.leds[light].is_lit
         print(f"LED {light.value:<6} GPIO{pin:<3} on  -> pin {'high' if high else 'LOW (fault)'}")
-        time.sleep(LED_SECONDS)
+        time.sleep(seconds)
         controls.light(light, LightMode.OFF)
         low = not controls.leds[light].is_lit
         ok = ok and high and low
@@ -89,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = _common.base_parser(__doc__.splitlines()[0])
     parser.add_argument("--gpio", choices=("real", "mock"), help="default: from the settings")
     parser.add_argument("--seconds", type=float, default=BUTTON_SECONDS, help="time for the button")
+    parser.add_argument("--led-seconds", type=float, default=LED_SECONDS, help="time each LED is lit")
     args = parser.parse_args(argv)
     try:
         from hardware.config import parse_gpio_mode
@@ -101,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     except (_common.ConfigError, _common.HardwareError) as error:
         return _common.fail(error)
     try:
-        leds_ok = check_leds(controls, chosen.pins)
+        leds_ok = check_leds(controls, chosen.pins, args.led_seconds)
         check_buzzer(controls, chosen.pins)
         button_ok = check_button(controls, chosen.pins, args.seconds, mode.value == "mock")
     finally:
