@@ -8,6 +8,7 @@ import errno
 import signal
 import socket
 import sys
+from pathlib import Path
 from typing import Any
 
 from web.cli import EXIT_REFUSED
@@ -27,6 +28,9 @@ def add_parser(subparsers: Any) -> None:
         help="run the companion: camera, game and the site every phone opens",
         description="Run the companion. Flags win over the configuration file.",
     )
+    parser.add_argument("--config", metavar="PATH",
+                        help="settings file (default: $TUCANA_CONFIG, /etc/tucana/tucana.toml, "
+                             "~/.config/tucana/tucana.toml)")
     parser.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")
     parser.add_argument("--port", help="TCP port (default 8000)")
     parser.add_argument("--data", metavar="DIR", help="folder for the game log and secrets")
@@ -82,7 +86,8 @@ def _settings(args: argparse.Namespace) -> Any:
     """The configuration file with the flags on top, auto camera/GPIO made concrete."""
     from web.settings import load_settings
 
-    return load_settings().with_overrides(
+    config = getattr(args, "config", None)
+    return load_settings(Path(config) if config else None).with_overrides(
         host=args.host, port=args.port, data_dir=args.data, camera=args.camera,
         gpio=args.gpio, language=args.language,
     ).resolved()
