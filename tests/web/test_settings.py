@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import tomllib
 from dataclasses import fields
 from pathlib import Path
@@ -324,21 +325,28 @@ def test_command_line_check_prints_one_value_or_fails_with_2(
     assert "port: expected a port number" in capsys.readouterr().err
 
 
+
+def serve_args(*argv: str) -> argparse.Namespace:
+    """Parse `tucana serve ARGS` with serve's own parser (the other commands are not needed)."""
+    from web.commands import serve
+
+    parser = argparse.ArgumentParser(prog="tucana")
+    serve.add_parser(parser.add_subparsers())
+    return parser.parse_args(["serve", *argv])
+
+
 def test_serve_reads_the_config_flag_and_its_flags_win(tmp_path: Path) -> None:
-    from web.cli import build_parser
     from web.commands import serve
 
     path = write(tmp_path / "t.toml", 'port = 8123\nlanguage = "es"\ncamera = "none"\n')
-    args = build_parser().parse_args(["serve", "--config", str(path), "--port", "9001"])
-    chosen = serve._settings(args)
+    chosen = serve._settings(serve_args("--config", str(path), "--port", "9001"))
     assert (chosen.port, chosen.language, chosen.camera, chosen.source) == (9001, "es", "none", path)
 
 
 def test_serve_with_a_bad_config_exits_2_naming_the_key(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from web.cli import main as cli_main
-
     path = write(tmp_path / "t.toml", "[pins]\nbuzzer = 40\n")
-    assert cli_main(["serve", "--config", str(path)]) == 2
+    args = serve_args("--config", str(path))
+    assert args.run(args) == 2
     assert "pins.buzzer: expected a BCM GPIO number 2-27, got 40" in capsys.readouterr().err
