@@ -1,0 +1,57 @@
+"""Fixtures for the hardware tests: a hand-moved clock, small virtual tables, one shared reader."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from hardware.virtual_table import VirtualTable
+
+SMALL_FRAME = (640, 360)  # a quarter of the Pi camera's pixels: four times faster, still read well
+
+
+class FakeClock:
+    """A clock the test moves; sleep() moves it instead of waiting."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """A hand-moved clock."""
+    return FakeClock()
+
+
+@pytest.fixture(scope="session")
+def reader():
+    """vision's card reader over the built-in deck, built once (describing the deck takes a while)."""
+    from vision.reader import CardReader
+
+    return CardReader()
+
+
+@pytest.fixture
+def small_table() -> VirtualTable:
+    """A seeded virtual table at a small frame size."""
+    return VirtualTable(random.Random(4), size=SMALL_FRAME)
+
+
+def wait_for(predicate, timeout_s: float = 10.0, poll_s: float = 0.01) -> bool:
+    """Poll a condition in real time (threaded tests only); False when it never came true."""
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(poll_s)
+    return True
