@@ -57,7 +57,7 @@ def lores_to_bgr(lores: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """A YUV420 (I420) lores array, (h*3/2, w) or padded wider, converted to a BGR frame of size."""
     width, height = size
     planar = np.ascontiguousarray(lores[: height * 3 // 2, :width])
-    return cv2.cvtColor(planar, cv2.COLOR_YUV420p2BGR)
+    return cv2.cvtColor(planar, cv2.COLOR_YUV2BGR_I420)
 
 
 class PiCamera(Camera):
