@@ -1,0 +1,90 @@
+"""The whole rig with its threads, as `tucana serve` runs it off a Pi: virtual table and mock pins."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.errors import ConfigError, RuleError
+from companion.moves import NewGame
+from hardware.config import PinMap
+from hardware.rig import build_rig
+from hardware.speech import FakeSpeaker
+from tests.hardware.conftest import wait_for
+
+
+def test_button_lays_next_cards_and_the_scanner_puts_them_in_the_log(table, small_table, reader):
+    """Real threads: a press on the mock pin -> desk -> virtual table -> scanner -> vision -> log."""
+    from hardware.eyes import VisionEyes
+
+    table.submit(NewGame(players=("Mary", "David")))
+    pins = PinMap()
+    rig = build_rig("virtual", "mock", pins, "fr", table, rng=random.Random(5), speaker=FakeSpeaker(),
+                    eyes=VisionEyes(reader), virtual=small_table)
+    rig.start()
+    try:
+        button = rig.controls.factory.pin(pins.button)
+        button.drive_low()
+        button.drive_high()  # press: lay the next card, here the set-up card
+        assert wait_for(lambda: table.state.setup_letters is not None)
+        assert rig.status()["virtual_cards"][0].startswith("setup-")
+        button.drive_low()
+        button.drive_high()  # the controls' debounce is real time: 0.15 s apart at least
+        assert wait_for(lambda: table.state.reveals == 1, timeout_s=15)
+        cards = tuple(c.value for c in table.state.last_reveal.cards)
+        assert cards == tuple(rig.status()["virtual_cards"])
+        status = rig.status()
+        assert status["camera"] == "virtual" and status["camera_ok"]
+        assert status["lights"] == {"ready": "on", "seen": "on", "mayor": "off"}
+        assert status["scanner"]["running"] and status["scanner"]["fps"] > 0
+        assert rig.snapshot_jpeg()[:2] == b"\xff\xd8"
+        assert rig.crop_jpeg()[:2] == b"\xff\xd8"
+        assert rig.speaker.said[-1].endswith("!")  # "Désert et Eau !"-style announcement in French
+    finally:
+        rig.close()
+    assert not rig.scanner.status().running
+
+
+def test_lay_exact_cards_from_the_console(table, small_table, reader):
+    from hardware.eyes import VisionEyes
+
+    table.submit(NewGame(players=("Mary",)))
+    rig = build_rig("virtual", "mock", PinMap(), "en", table, rng=random.Random(2), speaker=FakeSpeaker(),
+                    eyes=VisionEyes(reader), virtual=small_table)
+    rig.start()
+    try:
+        rig.lay(["setup-02"])
+        assert wait_for(lambda: table.state.setup_letters == "ECAEBDABDC")
+        rig.lay(["water", "any"])
+        assert wait_for(lambda: table.state.reveals == 1)
+        with pytest.raises(ConfigError, match="not card IDs"):
+            rig.lay(["lava"])
+        rig.hold()  # undo the reveal from the console's button
+        assert table.state.reveals == 0
+        with pytest.raises(RuleError):
+            rig.confirm()  # nothing pending
+    finally:
+        rig.close()
+
+
+def test_no_camera_rig_has_no_scanner(table):
+    rig = build_rig("none", "mock", PinMap(), "es", table, speaker=FakeSpeaker())
+    rig.start()
+    try:
+        status = rig.status()
+        assert status["scanner"] is None and not status["virtual"]
+        assert status["lights"]["ready"] == "on"  # the companion is ready: cards by hand
+        with pytest.raises(RuleError, match="no virtual table"):
+            rig.lay(["desert"])
+    finally:
+        rig.close()
+
+
+def test_bad_configuration_is_a_clear_error(table):
+    with pytest.raises(ConfigError, match="--camera"):
+        build_rig("webcam", "mock", PinMap(), "en", table)
+    with pytest.raises(ConfigError, match="--gpio"):
+        build_rig("none", "maybe", PinMap(), "en", table)
+    with pytest.raises(ConfigError, match="--language"):
+        build_rig("none", "mock", PinMap(), "de", table)
