@@ -74,6 +74,7 @@ _API_ENDPOINTS = {
     "preview": "hardware_api.preview_stream",
     "lay": "hardware_api.lay_cards",
     "enroll": "hardware_api.enroll_card",
+    "camera_confirm": "hardware_api.camera_confirm",
 }
 
 

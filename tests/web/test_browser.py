@@ -116,6 +116,7 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     mayor.fill("#pin", pin)
     mayor.click("#pin-form button[type=submit]")
     mayor.wait_for_selector("#wizard", state="visible")
+    _shot(mayor, "mayor-wizard")
     mayor.fill("#player-1", "Mary")
     mayor.fill("#player-2", "<b>David</b>")
     mayor.click("#wizard-next")
@@ -129,6 +130,8 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     david = _phone(browser, base, "fr-FR").new_page()
     for page, name, seat in ((mary, "Mary", 1), (david, "<b>David</b>", 2)):
         page.goto("/play")
+        if seat == 1:
+            _shot(page, "seats")
         page.click(f'#seats button[data-seat="{seat}"]')
         page.wait_for_url(f"**/play/{seat}")
         assert page.inner_text(".me-name") == name  # the name is text, never markup
@@ -150,7 +153,14 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     mary.click("#confirm-yes")
     mary.wait_for_selector('#sight-rows button[data-sight="toucan"].circled')
 
-    for a, b in ROUND_REST:
+    # David's phone sleeps through a reveal (its stream dies), then wakes up and catches up.
+    david.evaluate("() => window.Tucana.live.close()")
+    _reveal(mayor, *ROUND_REST[0])
+    mary.wait_for_function("() => document.querySelector('#turn-label').textContent === 'Turn 2 of 13'")
+    assert david.inner_text("#turn-label") == "Tour 1 sur 13"  # asleep: it missed the reveal
+    david.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    david.wait_for_function("() => document.querySelector('#turn-label').textContent === 'Tour 2 sur 13'")
+    for a, b in ROUND_REST[1:]:
         _reveal(mayor, a, b)
     for page in (mary, david):
         page.wait_for_selector("#banner", state="visible")
@@ -163,6 +173,8 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     table.wait_for_selector("#banner", state="visible")
     assert table.inner_text("#words") == "Water and Any terrain!"
     _shot(table, "table")
+    table.set_viewport_size({"width": 1280, "height": 800})  # a tablet or TV at the table
+    table.screenshot(path=str(SHOTS / "table-landscape.png"))
     _shot(mayor, "mayor")
     _shot(mary, "phone-score-pad")
 

@@ -100,6 +100,7 @@
     let source = null;
     let current = cfg.state || null;
     let retryTimer = null;
+    let openedFor = null;  // the game id in the stream's URL
 
     function apply(state, doc) {
       if (!state) return;
@@ -117,8 +118,9 @@
       clearTimeout(retryTimer);
       if (source) source.close();
       const url = new URL(cfg.api.stream, location.href);
-      if (current && current.game_id !== null && current.game_id !== undefined) {
-        url.searchParams.set("game_id", current.game_id);
+      openedFor = current ? current.game_id : null;
+      if (openedFor !== null && openedFor !== undefined) {
+        url.searchParams.set("game_id", openedFor);
         url.searchParams.set("last_event_id", current.seq);
       }
       setLive("connecting");
@@ -141,6 +143,7 @@
         const doc = JSON.parse(e.data);
         apply(doc.state, doc);
         if (handlers.reset) handlers.reset(doc);
+        if (doc.game_id !== openedFor) open();  // follow the new game from now on
       });
       source.addEventListener("entry", (e) => {
         const doc = JSON.parse(e.data);
@@ -156,7 +159,15 @@
     if (current) handlers.state(current, null);
     else refetch();
     open();
-    return { refetch, get state() { return current; } };
+    const live = {
+      refetch,
+      reopen: open,
+      /** Drop the stream, as a phone's sleep does; the next wake-up reopens it. */
+      close() { clearTimeout(retryTimer); if (source) source.close(); setLive("down"); },
+      get state() { return current; },
+    };
+    window.Tucana.live = live;
+    return live;
   }
 
   /* ---- renderers of engine results ---- */

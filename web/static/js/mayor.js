@@ -246,9 +246,14 @@
 
   byId("confirm-reveal").addEventListener("click", async () => {
     if (!pending) return;
-    const cards = pending.cards;
+    const { cards, source } = pending;
     pending = null;
     renderPending();
+    if (source === "camera" && cfg.api.camera_confirm) {
+      // The desk holds the reading: confirming there keeps the button, LEDs and console in step.
+      try { await T.api("POST", cfg.api.camera_confirm, {}); } catch (err) { fail(err); }
+      return;
+    }
     await send({ type: "reveal", cards });
   });
 
@@ -257,28 +262,33 @@
   async function pollCamera() {
     if (!cfg.has_camera || !cfg.api.camera || byId("play").hidden || document.hidden) return;
     try {
-      const status = await T.api("GET", cfg.api.camera);
-      renderReading(status.last_reading);
+      renderReading(await T.api("GET", cfg.api.camera));
     } catch (err) { /* the manual buttons stay usable */ }
   }
 
-  function readingCards(reading) {
-    const cards = (reading && reading.cards) || [];
-    return cards.map((c) => (typeof c === "string" ? c : c && c.card)).filter(Boolean);
+  function readingText(readings) {
+    return readings.map((r) => (r.card ? cardName(r.card) : "?") +
+      (typeof r.confidence === "number" ? " " + Math.round(r.confidence * 100) + "%" : "")).join(" + ");
   }
 
-  function renderReading(reading) {
+  /** The camera's last reading and its crop; a pending reveal the desk holds becomes the console's. */
+  function renderReading(status) {
     const text = byId("camera-reading");
-    if (!reading) { text.textContent = t("camera.no_reading"); return; }
-    const cards = readingCards(reading);
-    const key = JSON.stringify(reading);
-    const terrains = cards.filter((c) => T.TERRAINS.includes(c));
-    text.textContent = reading.error || reading.refused || (cards.length ? cards.map(cardName).join(" + ") : t("camera.no_reading"));
+    const readings = Array.isArray(status.last_reading) ? status.last_reading : [];
+    const held = status.pending && status.pending.entry;
+    const parts = [readings.length ? readingText(readings) : t("camera.no_reading")];
+    if (status.pending && status.pending.reason) parts.push(t("camera.refused", { reason: status.pending.reason }));
+    else if (status.note) parts.push(status.note);
+    text.textContent = parts.join(" · ");
+    const key = JSON.stringify([readings, status.pending]);
     if (key === lastReadingKey) return;
     lastReadingKey = key;
-    if (cfg.api.crop) byId("camera-crop").src = cfg.api.crop + "?t=" + Date.now();
-    if (terrains.length === 2 && (!pending || pending.source === "camera")) {
-      pending = { cards: terrains, source: "camera" };
+    if (cfg.api.crop && readings.length) byId("camera-crop").src = cfg.api.crop + "?t=" + Date.now();
+    if (held && held.type === "reveal" && (!pending || pending.source === "camera")) {
+      pending = { cards: held.cards, source: "camera" };
+      renderPending();
+    } else if (!held && pending && pending.source === "camera") {
+      pending = null;
       renderPending();
     }
   }
