@@ -6,21 +6,29 @@ enrollment routes answer 503 with a clear message, so the Mayor falls back to ta
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from flask import Blueprint, Response, jsonify
 from werkzeug.exceptions import BadRequest
+from werkzeug.wsgi import ClosingIterator
 
 from companion.errors import ConflictError, HardwareError
+from companion.moves import parse_entry
+from companion.table import Accepted
 from web.api import _body, require_mayor, services
+from web.serialize import accepted_json
 
 bp = Blueprint("hardware_api", __name__, url_prefix="/api")
 
 MJPEG_FPS = 5.0  # preview frames a second: enough to aim the camera, cheap on a Pi's CPU
 MJPEG_MAX_S = 600.0  # a preview stream ends after this long; the page reopens it if still shown
 MJPEG_BOUNDARY = "tucanaframe"
+MJPEG_MAX_STREAMS = 2  # previews open at once: each holds a server thread (web/commands/serve.py)
+_previews = threading.BoundedSemaphore(MJPEG_MAX_STREAMS)
 
 
 def _rig() -> Any:
@@ -30,12 +38,28 @@ def _rig() -> Any:
     return rig
 
 
+def _desk(call: Callable[[], Any]) -> Any:
+    """Run a console request on the rig's desk; a desk that does not answer in time is a 503."""
+    try:
+        return call()
+    except FutureTimeout:
+        raise HardwareError("the Mayor's desk did not answer in time: try again") from None
+
+
+def _answer(result: Any) -> tuple[Response, int]:
+    """An entry the desk submitted (201 with it), or the rig's status after the request (200)."""
+    if isinstance(result, Accepted):
+        return jsonify(accepted_json(result)), 201
+    return jsonify(services().rig.status()), 200
+
+
 @bp.get("/camera")
 def camera_status() -> Response:
     """The camera and scanner status, with the last reading (null when there is no camera)."""
     rig = services().rig
     if rig is None:
-        return jsonify({"camera": None, "scanner": None, "virtual": False, "last_reading": None})
+        return jsonify({"camera": "none", "camera_ok": False, "scanner": None, "virtual": False,
+                        "last_reading": None, "pending": None})
     return jsonify(rig.status())
 
 
@@ -59,16 +83,25 @@ def crop() -> Response:
 def preview_stream() -> Response:
     """The camera as an MJPEG stream (multipart/x-mixed-replace) at a few frames a second."""
     rig = _rig()
+    stopping = services().stopping
+    if not _previews.acquire(blocking=False):
+        raise HardwareError(f"{MJPEG_MAX_STREAMS} camera previews are open already")
 
     def frames() -> Iterator[bytes]:
         end = time.monotonic() + MJPEG_MAX_S
-        while time.monotonic() < end:
-            jpeg = rig.snapshot_jpeg()
+        while time.monotonic() < end and not stopping.is_set():
+            try:
+                jpeg = rig.snapshot_jpeg()
+            except HardwareError:  # no frame yet, or the camera is reconnecting: wait for one
+                stopping.wait(1.0 / MJPEG_FPS)
+                continue
             yield (f"--{MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
                    f"Content-Length: {len(jpeg)}\r\n\r\n").encode() + jpeg + b"\r\n"
-            time.sleep(1.0 / MJPEG_FPS)
+            stopping.wait(1.0 / MJPEG_FPS)
 
-    return Response(frames(), mimetype=f"multipart/x-mixed-replace; boundary={MJPEG_BOUNDARY}",
+    # ClosingIterator frees the slot when the server closes the body, even one never read.
+    body = ClosingIterator(frames(), [_previews.release])
+    return Response(body, mimetype=f"multipart/x-mixed-replace; boundary={MJPEG_BOUNDARY}",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
                     direct_passthrough=True)
 
@@ -82,10 +115,55 @@ def lay_cards() -> Response:
     if set(doc) - {"cards"} or not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise BadRequest('the body is {"cards": [card IDs]}, e.g. ["desert", "water"]')
     rig = _rig()
-    if not getattr(rig, "has_virtual_table", False):
+    if not rig.has_virtual_table:
         raise ConflictError("the camera is not the virtual table: lay real cards under it")
-    rig.lay(cards)
+    _desk(lambda: rig.lay(cards))
     return jsonify(rig.status())
+
+
+@bp.post("/table/lay_next")
+def lay_next() -> Response:
+    """Mayor: lay on the virtual table the cards the game needs next (a fair draw)."""
+    require_mayor("laying cards on the virtual table")
+    rig = _rig()
+    if not rig.has_virtual_table:
+        raise ConflictError("the camera is not the virtual table: lay real cards under it")
+    _desk(rig.lay_next)
+    return jsonify(rig.status())
+
+
+@bp.post("/scanner/confirm")
+def confirm_reading() -> tuple[Response, int]:
+    """Mayor: apply the reading waiting for confirmation, as read."""
+    require_mayor("confirming a reading")
+    return _answer(_desk(_rig().confirm))
+
+
+@bp.post("/scanner/dismiss")
+def dismiss_reading() -> tuple[Response, int]:
+    """Mayor: drop the reading waiting for confirmation; lay the cards again."""
+    require_mayor("dismissing a reading")
+    return _answer(_desk(_rig().dismiss))
+
+
+@bp.post("/scanner/correct")
+def correct_reading() -> tuple[Response, int]:
+    """Mayor: apply this contract-1 entry instead of the reading waiting for confirmation."""
+    require_mayor("correcting a reading")
+    entry = parse_entry(_body())
+    return _answer(_desk(lambda: _rig().correct(entry)))
+
+
+@bp.post("/button")
+def button() -> tuple[Response, int]:
+    """Mayor: the button on screen, {"action": "press"} (confirm / next) or "hold" (undo)."""
+    require_mayor("the Mayor's button")
+    doc = _body()
+    action = doc.get("action")
+    if set(doc) - {"action"} or action not in ("press", "hold"):
+        raise BadRequest('the body is {"action": "press"} or {"action": "hold"}')
+    rig = _rig()
+    return _answer(_desk(rig.press if action == "press" else rig.hold))
 
 
 @bp.get("/deck/enroll")

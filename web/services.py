@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,9 +31,11 @@ class Services:
     settings: Any = None  # web.settings.Settings when served; None in tests
     clock: Callable[[], float] = time.monotonic
     closers: list[Callable[[], None]] = field(default_factory=list)
+    stopping: threading.Event = field(default_factory=threading.Event)  # set once close() begins
 
     def close(self) -> None:
         """Stop the streams, release the hardware, close the database; each step runs once."""
+        self.stopping.set()
         self.hub.close()
         for closer in reversed(self.closers):
             try:

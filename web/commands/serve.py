@@ -15,7 +15,6 @@ from web.cli import EXIT_REFUSED
 
 EXIT_FAILURE = 1  # the port is busy or the server could not start: not a refused input
 SPARE_THREADS = 8  # request threads left for pages and API calls while every stream is open
-MJPEG_THREADS = 2  # camera previews open at once (the Mayor's console, perhaps a second screen)
 CONNECTION_LIMIT = 256  # sockets waitress keeps open: streams, previews and ordinary requests
 SHUTDOWN_WAIT_S = 3.0  # seconds request threads get to finish on SIGTERM (systemd waits 90)
 LISTEN_BACKLOG = 128  # pending connections while every phone at a table reconnects at once
@@ -94,7 +93,7 @@ def _settings(args: argparse.Namespace) -> Any:
 
 
 def _open_rig(settings: Any, services: Any) -> Any:
-    """Open the camera, scanner and controls once; None (manual entry) when there is no camera."""
+    """Open the camera, scanner, controls and speech once (web/rig.py)."""
     from web.rig import open_rig
 
     return open_rig(settings, services)
@@ -134,6 +133,7 @@ def _serve(sock: socket.socket, settings: Any) -> int:
     import waitress
 
     from web.app import create_app
+    from web.hardware_api import MJPEG_MAX_STREAMS
     from web.services import build_services
     from web.stream import MAX_STREAMS
 
@@ -146,19 +146,19 @@ def _serve(sock: socket.socket, settings: Any) -> int:
         services.rig = _open_rig(settings, services)
         app = create_app({"TUCANA_LANGUAGE": settings.language}, services=services)
         server = waitress.create_server(
-            app, sockets=[sock], threads=MAX_STREAMS + MJPEG_THREADS + SPARE_THREADS,
+            app, sockets=[sock], threads=MAX_STREAMS + MJPEG_MAX_STREAMS + SPARE_THREADS,
             connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True, ident="tucana",
             clear_untrusted_proxy_headers=True,
         )
         _stop_on_signals(server, services)
-        camera = settings.camera if services.rig is not None else "none"
-        print(f"Tucana Companion is ready (camera: {camera}, GPIO: {settings.gpio}, "
+        print(f"Tucana Companion is ready (camera: {settings.camera}, GPIO: {settings.gpio}, "
               f"data: {settings.data_dir})", flush=True)
         for url in urls(settings.host, settings.port):
             print(f"  open {url}   table: {url}table   Mayor: {url}mayor", flush=True)
         print(f"  Mayor PIN: {services.security.pin}", flush=True)
         with contextlib.suppress(KeyboardInterrupt):  # our signal handler ends the loop this way
             server.run()
+        services.stopping.set()
         services.hub.close()
         # Let request threads finish (streams end at once now) before the wake-up pipe closes.
         server.task_dispatcher.shutdown(timeout=SHUTDOWN_WAIT_S)
@@ -172,6 +172,7 @@ def _stop_on_signals(server: Any, services: Any) -> None:
     """SIGTERM (systemd) and SIGINT (Ctrl-C) end the streams, then the server loop."""
 
     def stop(signum: int, frame: Any) -> None:
+        services.stopping.set()
         services.hub.close()
         raise KeyboardInterrupt
 
