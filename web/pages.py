@@ -74,7 +74,10 @@ _API_ENDPOINTS = {
     "preview": "hardware_api.preview_stream",
     "lay": "hardware_api.lay_cards",
     "enroll": "hardware_api.enroll_card",
-    "camera_confirm": "hardware_api.camera_confirm",
+    "camera_confirm": "hardware_api.confirm_reading",
+    "camera_dismiss": "hardware_api.dismiss_reading",
+    "camera_correct": "hardware_api.correct_reading",
+    "lay_next": "hardware_api.lay_next",
 }
 
 

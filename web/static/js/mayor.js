@@ -249,9 +249,13 @@
     const { cards, source } = pending;
     pending = null;
     renderPending();
-    if (source === "camera" && cfg.api.camera_confirm) {
+    if (cameraHolds && source === "camera" && cfg.api.camera_confirm) {
       // The desk holds the reading: confirming there keeps the button, LEDs and console in step.
-      try { await T.api("POST", cfg.api.camera_confirm, {}); } catch (err) { fail(err); }
+      await desk(cfg.api.camera_confirm);
+      return;
+    }
+    if (cameraHolds && cfg.api.camera_correct) {
+      await desk(cfg.api.camera_correct, { type: "reveal", cards });  // the Mayor's tap wins
       return;
     }
     await send({ type: "reveal", cards });
@@ -259,8 +263,28 @@
 
   /* ---- camera ---- */
 
+  let cameraHolds = false;  // the desk holds a reading waiting for the Mayor
+
+  async function desk(url, body) {
+    clearError();
+    try {
+      const doc = await T.api("POST", url, body || {});
+      if (doc && doc.state) render(doc.state);
+      else if (doc && "pending" in doc) renderReading(doc);
+      return doc;
+    } catch (err) {
+      fail(err);
+      return null;
+    }
+  }
+
+  byId("dismiss-reading").addEventListener("click", () => desk(cfg.api.camera_dismiss));
+  byId("held-dismiss").addEventListener("click", () => desk(cfg.api.camera_dismiss));
+  byId("held-confirm").addEventListener("click", () => desk(cfg.api.camera_confirm));
+  byId("lay-next").addEventListener("click", () => desk(cfg.api.lay_next));
+
   async function pollCamera() {
-    if (!cfg.has_camera || !cfg.api.camera || byId("play").hidden || document.hidden) return;
+    if (!cfg.has_camera || !cfg.api.camera || byId("console").hidden || document.hidden) return;
     try {
       renderReading(await T.api("GET", cfg.api.camera));
     } catch (err) { /* the manual buttons stay usable */ }
@@ -276,6 +300,14 @@
     const text = byId("camera-reading");
     const readings = Array.isArray(status.last_reading) ? status.last_reading : [];
     const held = status.pending && status.pending.entry;
+    cameraHolds = Boolean(held);
+    // A held set-up card, red cards or solo keep: confirmed here; a held reveal goes to the reveal panel.
+    show(byId("held"), Boolean(held) && held.type !== "reveal");
+    if (held && held.type !== "reveal") {
+      byId("held-what").textContent = describe(held) + (status.pending.reason ? " · " + t("camera.refused", { reason: status.pending.reason }) : "");
+    }
+    show(byId("dismiss-reading"), cameraHolds && Boolean(cfg.api.camera_dismiss));
+    show(byId("lay-next"), Boolean(status.virtual) && Boolean(cfg.api.lay_next));
     const parts = [readings.length ? readingText(readings) : t("camera.no_reading")];
     if (status.pending && status.pending.reason) parts.push(t("camera.refused", { reason: status.pending.reason }));
     else if (status.note) parts.push(status.note);
