@@ -98,6 +98,12 @@ class VirtualTable(Camera):
             self._frames = frames
         return cards
 
+    @property
+    def laying(self) -> bool:
+        """True while the Mayor's hand or an empty mat still comes before the laid cards."""
+        with self._lock:
+            return bool(self._before)
+
     def lay_next(self, state: GameState) -> tuple[str, ...]:
         """Lay what the game needs next (see module doc); an empty mat when it needs no card."""
         return self.lay(self.next_cards(state))
