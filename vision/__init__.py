@@ -1,1 +1,35 @@
-"""Frames in, card readings out: numpy and OpenCV only."""
+"""Frames in, card readings out: numpy and OpenCV only, nothing else of the project.
+
+Public API (stable; the scanner in hardware/ builds on it):
+
+    from vision.reader import CardReader, CardReading, FrameReading
+    reader = CardReader(deck)          # deck=None: the built-in deck
+    reading = reader.read(frame_bgr)   # HxWx3 uint8 BGR (picamera2 "RGB888" is BGR in memory)
+    reading.cards      # tuple[CardReading]: card (ID or None = refused), confidence 0..1,
+                       #   corners ((x, y) x4, clockwise from the card's top-left), letters
+                       #   (set-up cards: ten letters clockwise from the red letter, else None)
+    reading.named      # sorted card IDs read with confidence (multiset)
+    reading.clean      # every outline named and nothing else (a hand) in view
+    reading.clutter    # something that is not a card is in view
+
+    from vision.voter import Voter, CardAppeared, CardRemoved
+    voter = Voter()                    # STABLE_FRAMES clean frames in a row must agree
+    events = voter.feed(reading)       # [] most of the time; voter.cards is the stable table
+
+    from vision.deck import Deck, builtin_deck, render_deck
+    builtin_deck()                     # every card ID in our own art (cached; nothing on disk)
+    Deck([(card_id, image_bgr), ...])  # any reference images, several per card allowed
+
+    from vision.store import load_deck, enroll   # deck folders: manifest.json + card images
+    from vision.cards import CARD_IDS, setup_letters, blue_points   # contract-2 card IDs
+    from vision.render import render_card, render_back, STANDARD, WOODCUT
+
+    from vision.simulator import random_scene, simulate_frame, Scene, Conditions
+    scene = random_scene(faces, rng, labels=ids)   # rng: numpy Generator or random.Random
+    frame = scene.render(rng)          # a new frame of the same table (fresh noise, JPEG)
+    scene.with_hand(rng)               # the same table with a hand over it
+    simulate_frame(faces, rng, labels=ids) -> SimulatedFrame(image, placements)
+
+Errors: bad frames and bad images raise ValueError (the CLI turns them into exit code 2);
+a bad deck folder raises vision.store.DeckFolderError (a ValueError).
+"""

@@ -1,0 +1,88 @@
+"""Warp a card flat and describe it: small vectors that survive light, blur, noise and JPEG.
+
+A card is warped to a canonical portrait image (2 px per mm). Its description has three parts,
+each a flat vector: a coarse grey layout (zero mean, unit norm: brightness and contrast drop
+out), a coarse chromaticity grid (intensity drops out, colour stays) and a finer grey layout for
+telling near-identical cards apart (the set-up cards differ only in their letters). Turning a
+card 180° reverses each grid, so the upside-down description is the same vectors reversed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+CANON_W, CANON_H = 126, 176  # canonical card image, px: 63x88 mm at 2 px/mm
+INNER_MARGIN = 0.05  # share of each side cropped away: rounded corners and a slightly-off outline
+COARSE_GRID = (24, 34)  # (w, h) grey cells: big glyphs and layout, robust to blur
+CHROMA_GRID = (8, 11)  # (w, h) colour cells: what colour each part of the card is
+FINE_GRID = (60, 84)  # (w, h) grey cells: letters on the set-up and blue bonus cards
+COARSE_BLUR = 0.8  # cells; smooths aliasing and small misplacements of the outline
+FINE_BLUR = 1.0  # cells; a letter stroke is about two cells wide at this grid
+CHROMA_EPS = 30.0  # grey levels added to the intensity so dark, noisy cells carry little colour
+
+
+@dataclass(frozen=True, eq=False)
+class Descriptor:
+    """The three feature vectors of one warped card, in its upright orientation."""
+
+    coarse: np.ndarray  # float32, COARSE_GRID cells, zero mean, unit norm
+    chroma: np.ndarray  # float32, 2 x CHROMA_GRID cells, opponent chromaticity
+    fine: np.ndarray  # float32, FINE_GRID cells, zero mean, unit norm
+
+    def turned(self) -> Descriptor:
+        """The description of the same card turned 180°."""
+        n = self.chroma.size // 2
+        chroma = np.concatenate([self.chroma[:n][::-1], self.chroma[n:][::-1]])
+        return Descriptor(self.coarse[::-1].copy(), chroma, self.fine[::-1].copy())
+
+
+def order_corners(corners: np.ndarray) -> np.ndarray:
+    """Order 4 corners clockwise (in image coordinates) starting so the first edge is a short side."""
+    pts = np.asarray(corners, np.float64).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # y points down, so increasing angle runs clockwise on screen
+    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        pts = np.roll(pts, -1, axis=0)
+    return pts
+
+
+def warp_card(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Warp the card with these corners (first edge short) to the canonical portrait image."""
+    dst = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float32)
+    homography = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    return cv2.warpPerspective(frame, homography, (CANON_W, CANON_H), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def canonical(image: np.ndarray) -> np.ndarray:
+    """Resize any portrait card image (BGR or grey) to the canonical BGR size."""
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.shape[0] < image.shape[1]:
+        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+    return cv2.resize(image, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    v = v.ravel().astype(np.float32)
+    v = v - v.mean()
+    return v / max(float(np.linalg.norm(v)), 1e-6)
+
+
+def describe(card: np.ndarray) -> Descriptor:
+    """Describe a canonical BGR card image."""
+    mx, my = round(CANON_W * INNER_MARGIN), round(CANON_H * INNER_MARGIN)
+    inner = card[my:CANON_H - my, mx:CANON_W - mx]
+    grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    coarse = cv2.GaussianBlur(cv2.resize(grey, COARSE_GRID, interpolation=cv2.INTER_AREA), (0, 0), COARSE_BLUR)
+    fine = cv2.GaussianBlur(cv2.resize(grey, FINE_GRID, interpolation=cv2.INTER_AREA), (0, 0), FINE_BLUR)
+    small = cv2.resize(inner, CHROMA_GRID, interpolation=cv2.INTER_AREA).astype(np.float32)
+    b, g, r = small[..., 0], small[..., 1], small[..., 2]
+    total = b + g + r + CHROMA_EPS
+    chroma = np.concatenate([((r - g) / total).ravel(), ((r + g - 2 * b) / total).ravel()])
+    return Descriptor(_unit(coarse), chroma.astype(np.float32), _unit(fine))

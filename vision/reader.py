@@ -1,0 +1,124 @@
+"""Read a frame: find the cards, name each one against a deck, or refuse when not sure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.cards import setup_letters
+from vision.deck import Deck, Match, builtin_deck
+from vision.detect import detect
+from vision.features import describe, order_corners, warp_card
+
+MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (back, other game)
+MIN_MARGIN = 0.10  # best minus runner-up card: below it two cards are too alike to choose
+MIN_FINE_MARGIN = 0.10  # among near-twins (set-up cards): the letters must clearly pick one
+CONFIDENT_SCORE = 0.85  # similarity at which a card reads as a sure match (confidence 1)
+CONFIDENT_MARGIN = 0.30  # margin at which a card reads as a sure match
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """One card outline in a frame and what it shows: card is None when refused."""
+
+    card: str | None
+    confidence: float  # 0..1; named cards have at least 0.5, refused ones less
+    corners: tuple[tuple[float, float], ...]  # 4 (x, y) frame pixels, clockwise from the card's top-left
+    letters: str | None = None  # set-up cards: the ten letters clockwise from the red letter
+
+    def to_json(self) -> dict:
+        """The contract-2 form: {"card", "confidence", "corners"}."""
+        return {"card": self.card, "confidence": round(self.confidence, 3),
+                "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners]}
+
+
+@dataclass(frozen=True)
+class FrameReading:
+    """Every card outline of one frame, and whether something else (a hand) was in view."""
+
+    cards: tuple[CardReading, ...]
+    clutter: bool = False
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        """The card IDs read with confidence, sorted (a multiset: two deserts appear twice)."""
+        return tuple(sorted(r.card for r in self.cards if r.card is not None))
+
+    @property
+    def clean(self) -> bool:
+        """True when every outline was named and nothing else is in view."""
+        return not self.clutter and all(r.card is not None for r in self.cards)
+
+
+def _ramp(value: float, low: float, high: float) -> float:
+    return float(np.clip((value - low) / (high - low), 0.0, 1.0))
+
+
+def judge(match: Match) -> tuple[bool, float]:
+    """Decide whether a match is sure enough to name, and its confidence in 0..1."""
+    margin = match.margin if match.fine_margin is None else min(match.margin, match.fine_margin * 3)
+    floor = MIN_MARGIN if match.fine_margin is None else MIN_MARGIN
+    accept = match.score >= MIN_SCORE and match.margin >= floor
+    if match.fine_margin is not None:
+        accept = accept and match.fine_margin >= MIN_FINE_MARGIN
+    strength = min(_ramp(match.score, MIN_SCORE, CONFIDENT_SCORE), _ramp(margin, MIN_MARGIN, CONFIDENT_MARGIN))
+    confidence = 0.5 + 0.5 * strength if accept else 0.5 * min(
+        _ramp(match.score, 0.0, MIN_SCORE), _ramp(match.margin, 0.0, MIN_MARGIN))
+    return accept, min(confidence, 1.0 if accept else 0.49)
+
+
+class CardReader:
+    """Reads frames against one deck: CardReader(deck).read(frame_bgr) -> FrameReading."""
+
+    def __init__(self, deck: Deck | None = None) -> None:
+        self.deck = deck if deck is not None else builtin_deck()
+
+    def read_quad(self, frame: np.ndarray, corners: np.ndarray) -> CardReading:
+        """Name the card whose outline has these 4 corners (any order) in a BGR frame."""
+        quad = order_corners(corners)
+        match = self.deck.match(describe(warp_card(frame, quad)))
+        accept, confidence = judge(match)
+        if match.turned:
+            quad = np.roll(quad, 2, axis=0)
+        card = match.card if accept else None
+        return CardReading(card, confidence, tuple((float(x), float(y)) for x, y in quad),
+                           setup_letters(card) if card else None)
+
+    def read(self, frame: np.ndarray) -> FrameReading:
+        """Find and name every card in a BGR frame (picamera2 "RGB888" is BGR in memory)."""
+        _check_frame(frame)
+        detection = detect(frame)
+        cards: list[CardReading] = []
+        for candidate in detection.candidates:
+            best: list[CardReading] | None = None
+            for hypothesis in candidate.hypotheses:
+                readings = [self.read_quad(frame, q) for q in hypothesis]
+                if best is None or _better(readings, best):
+                    best = readings
+            cards.extend(best or [])
+        return FrameReading(tuple(cards), detection.clutter)
+
+
+def _better(a: list[CardReading], b: list[CardReading]) -> bool:
+    """Prefer the hypothesis with more named cards, then the higher mean confidence."""
+    key_a = (sum(r.card is not None for r in a) == len(a), np.mean([r.confidence for r in a]))
+    key_b = (sum(r.card is not None for r in b) == len(b), np.mean([r.confidence for r in b]))
+    return key_a > key_b
+
+
+def _check_frame(frame: np.ndarray) -> None:
+    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError("a frame must be an HxWx3 uint8 BGR array")
+    if min(frame.shape[:2]) < 64:
+        raise ValueError(f"frame of {frame.shape[1]}x{frame.shape[0]} pixels is too small to read")
+
+
+def find_card(frame: np.ndarray) -> np.ndarray | None:
+    """Corners (4x2, first edge short) of the largest single card outline in a frame, or None."""
+    _check_frame(frame)
+    quads = [h[0] for c in detect(frame).candidates for h in c.hypotheses if len(h) == 1]
+    if not quads:
+        return None
+    areas = [abs(float(np.cross(q[2] - q[0], q[3] - q[1]))) for q in quads]
+    return order_corners(quads[int(np.argmax(areas))])
