@@ -120,6 +120,8 @@ class StreamHub:
             return len(self._clients)
 
     def _on_accepted(self, accepted: Accepted) -> None:
+        if not self.client_count:
+            return  # nobody listens: skip serialising the state
         frame = Frame(
             accepted.game_id,
             accepted.seq,

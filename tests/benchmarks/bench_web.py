@@ -6,7 +6,8 @@ for every reveal it measures the time from sending the POST to the moment the LA
 entry (its `id:` line). It prints per run the p50/p95/max of that delay and the server's memory
 (VmRSS now, VmHWM peak), then the medians over the runs. Targets: p95 <= 100 ms, RSS <= 150 MB.
 
-Run: .venv/bin/python tests/benchmarks/bench_web.py [--runs 5] [--clients 50] [--server waitress|cheroot]
+Run: .venv/bin/python tests/benchmarks/bench_web.py [--runs 5] [--clients 50] [--camera none|virtual]
+     [--server waitress|cheroot]
 Everything is bounded: each wait has a deadline and the server is stopped at the end.
 """
 
@@ -61,7 +62,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(kind: str, port: int, data: Path) -> subprocess.Popen[bytes]:
+def start_server(kind: str, port: int, data: Path, camera: str) -> subprocess.Popen[bytes]:
     data.mkdir(parents=True, exist_ok=True)
     # A known PIN for the bench: the secrets file is what `tucana serve` reads on start.
     (data / "web-secrets.json").write_text(json.dumps({"pin": PIN, "secret": "ab" * 32}))
@@ -75,7 +76,7 @@ def start_server(kind: str, port: int, data: Path) -> subprocess.Popen[bytes]:
         cmd = [sys.executable, "-c", CHEROOT, str(port), str(data)]
     else:
         cmd = [sys.executable, "-m", "web.cli", "serve", "--host", HOST, "--port", str(port),
-               "--data", str(data), "--camera", "none", "--gpio", "mock"]
+               "--data", str(data), "--camera", camera, "--gpio", "mock"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
     deadline = time.monotonic() + START_S
     while time.monotonic() < deadline:
@@ -167,10 +168,10 @@ def memory_kb(pid: int) -> tuple[int, int]:
     return fields["VmRSS"], fields["VmHWM"]
 
 
-def one_run(kind: str, clients: int) -> dict[str, float]:
+def one_run(kind: str, clients: int, camera: str) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        server = start_server(kind, port, Path(tmp) / "data")
+        server = start_server(kind, port, Path(tmp) / "data", camera)
         try:
             post(port, {"type": "new_game", "players": PLAYERS})
             post(port, {"type": "setup_card", "letters": "CEBAEDCDAB"})
@@ -207,16 +208,19 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--server", choices=("waitress", "cheroot"), default="waitress")
+    parser.add_argument("--camera", choices=("none", "virtual"), default="none",
+                        help="virtual runs the scanner on the virtual table too (CPU and memory)")
     args = parser.parse_args()
     results = []
     for run in range(1, args.runs + 1):
-        r = one_run(args.server, args.clients)
+        r = one_run(args.server, args.clients, args.camera)
         results.append(r)
         print(f"run {run}: reveal -> all {args.clients} streams p50 {r['p50_ms']:.1f} ms, "
               f"p95 {r['p95_ms']:.1f} ms, max {r['max_ms']:.1f} ms; "
               f"server RSS {r['rss_mb']:.1f} MB (peak {r['peak_mb']:.1f} MB)", flush=True)
     med = {k: statistics.median(r[k] for r in results) for k in results[0]}
-    print(f"median of {args.runs} runs ({args.server}, {args.clients} clients, 26 reveals each): "
+    print(f"median of {args.runs} runs ({args.server}, camera {args.camera}, {args.clients} clients, "
+          "26 reveals each): "
           f"p50 {med['p50_ms']:.1f} ms, p95 {med['p95_ms']:.1f} ms (target <= 100), "
           f"max {med['max_ms']:.1f} ms; RSS {med['rss_mb']:.1f} MB, peak {med['peak_mb']:.1f} MB "
           "(target <= 150)")

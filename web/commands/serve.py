@@ -16,6 +16,9 @@ from web.cli import EXIT_REFUSED
 EXIT_FAILURE = 1  # the port is busy or the server could not start: not a refused input
 SPARE_THREADS = 8  # request threads left for pages and API calls while every stream is open
 CONNECTION_LIMIT = 256  # sockets waitress keeps open: streams, previews and ordinary requests
+# A phone that stops reading (asleep, Wi-Fi gone) holds at most this much unsent output in the
+# server: past it, its stream thread waits instead of buffering more (waitress's default is 16 MiB).
+OUTBUF_HIGH_WATERMARK = 256 * 1024
 SHUTDOWN_WAIT_S = 3.0  # seconds request threads get to finish on SIGTERM (systemd waits 90)
 LISTEN_BACKLOG = 128  # pending connections while every phone at a table reconnects at once
 
@@ -148,6 +151,7 @@ def _serve(sock: socket.socket, settings: Any) -> int:
         server = waitress.create_server(
             app, sockets=[sock], threads=MAX_STREAMS + MJPEG_MAX_STREAMS + SPARE_THREADS,
             connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True, ident="tucana",
+            outbuf_high_watermark=OUTBUF_HIGH_WATERMARK,
             clear_untrusted_proxy_headers=True,
         )
         _stop_on_signals(server, services)
