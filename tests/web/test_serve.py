@@ -89,6 +89,39 @@ def test_serve_answers_healthz_and_stops_on_sigterm(served, tmp_path: Path) -> N
     assert "Traceback" not in err
 
 
+def _read_until(sock: socket.socket, marker: bytes, deadline: float) -> bytes:
+    data = b""
+    while marker not in data:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        chunk = sock.recv(65536)
+        assert chunk, "the stream closed"
+        data += chunk
+    return data
+
+
+def test_the_production_server_streams_without_buffering(served, tmp_path: Path) -> None:
+    proc, port = served
+    _wait_healthy(proc, port)
+    pin = json.loads((tmp_path / "data" / "web-secrets.json").read_text())["pin"]
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        head = _read_until(sock, b"event: hello", time.monotonic() + 5)
+        assert b"text/event-stream" in head and b"X-Accel-Buffering: no" in head
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/events", method="POST",
+            data=json.dumps({"type": "new_game", "players": ["Ana", "Bo"]}).encode(),
+            headers={"X-Mayor-Pin": pin, "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=5) as reply:
+            assert reply.status == 201
+        # The small message must come at once, not when some buffer fills up.
+        data = _read_until(sock, b"id: 1\n", time.monotonic() + 5)
+        assert b"event: reset" in data and b'"game_id":1' in data
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=STOP_S)
+    assert proc.returncode == 0
+
+
 def test_a_busy_port_is_a_clear_message(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
