@@ -86,6 +86,8 @@ def state_json(game_id: int | None, seq: int, state: GameState) -> dict[str, Any
         "turn": state.turn,
         "is_last_turn": state.is_last_turn,
         "round_over": state.is_last_turn or state.phase is Phase.FINISHED,
+        # Rounds whose sight sums are written (the Final Scoring Box's I, II, III so far).
+        "rounds_done": min((len(s.sights_by_round) for s in state.sheets.values()), default=0),
         "needs_solo_keep": state.needs_solo_keep,
         "needs_red_bonus": bool(
             setup and setup.special_bonus and state.red_drawn is None and state.reveals == 0

@@ -74,10 +74,12 @@ def test_a_whole_game_ends_with_standings_and_achievements(api: ApiClient) -> No
     _reveal_round(api)
     state = api.get("/api/state").json
     assert state["is_last_turn"] and state["round_over"] and state["needs_solo_keep"]
+    assert state["rounds_done"] == 0
     for letter in "ABCDE":
         assert api.entry({"type": "claim", "player": "Mary", "village": letter}, mayor=True).status_code == 201
     assert api.entry({"type": "solo_keep", "letters": ["A", "C"]}, mayor=True).status_code == 400
     _reveal_round(api)
+    assert api.get("/api/state").json["rounds_done"] == 1
     reply = api.entry({"type": "end_game"}, mayor=True)
     assert reply.status_code == 201
     assert [e["type"] for e in reply.json["events"]][-1] == "game_ended"
@@ -88,7 +90,7 @@ def test_a_whole_game_ends_with_standings_and_achievements(api: ApiClient) -> No
     assert mary["bonus"] == 2 + 2 + 3 + 4 + 5  # solo plays the #2 blue cards
     assert mary["total"] == 60 + 16
     assert mary["achievement"] == "dinner" and mary["achievement_text"] == "Dinner at the Mayor's house"
-    assert reply.json["state"]["phase"] == "finished"
+    assert reply.json["state"]["phase"] == "finished" and reply.json["state"]["rounds_done"] == 2
 
 
 def test_undo_takes_back_the_last_entry(api: ApiClient) -> None:
