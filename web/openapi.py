@@ -57,6 +57,31 @@ def _entry_schemas() -> dict[str, Any]:
     }
 
 
+def _state_schema() -> dict[str, Any]:
+    """The state document of GET /api/state (web/API.md explains each field)."""
+    integer, text, flag = {"type": "integer"}, {"type": "string"}, {"type": "boolean"}
+    counts = {"type": "object", "additionalProperties": integer}
+    nullable_text = {"type": "string", "nullable": True}
+    return {
+        "type": "object",
+        "properties": {
+            "game_id": {"type": "integer", "nullable": True}, "seq": integer,
+            "phase": {"type": "string", "enum": ["no_game", "setup", "playing", "finished"]},
+            "setup": {"allOf": [{"$ref": "#/components/schemas/NewGame"}], "nullable": True},
+            "players": {"type": "array", "items": text}, "mayor": nullable_text,
+            "rounds": integer, "round": integer, "turn": integer, "is_last_turn": flag,
+            "round_over": flag, "rounds_done": integer, "needs_solo_keep": flag, "needs_red_bonus": flag,
+            "announcement": {"type": "array", "items": _enum(Terrain), "nullable": True},
+            "deck_left": counts, "cards_left": integer, "setup_letters": nullable_text,
+            "village_letters": {"type": "object", "additionalProperties": text},
+            "blue": {"type": "object", "additionalProperties": {"type": "array", "items": integer}},
+            "red": counts, "bonus_taken": {"type": "array", "items": _JSON_OBJ},
+            "sheets": {"type": "object", "additionalProperties": _JSON_OBJ},
+            "score_pad": {"type": "object", "nullable": True}, "standings": _JSON_OBJ,
+        },
+    }
+
+
 def _op(summary: str, *, auth: str = "none", body: Any = None, ok: int = 200,
         ok_schema: Any = _JSON_OBJ, media: str = "application/json",
         params: list[dict[str, Any]] | None = None, errors: tuple[int, ...] = ()) -> dict[str, Any]:
@@ -94,7 +119,8 @@ def _paths() -> dict[str, Any]:
                     "properties": {"player": {"type": "string"}}})
     return {
         "/session": {"get": _op("This browser: CSRF token, seat, Mayor or not (and the PIN if so)")},
-        "/state": {"get": _op("Everything a page needs to draw the table, console or a phone")},
+        "/state": {"get": _op("Everything a page needs to draw the table, console or a phone",
+                              ok_schema={"$ref": "#/components/schemas/State"})},
         "/log": {"get": _op("The current game's entries with their seq",
                             params=[_query("since", "only entries after this seq")], errors=(400,))},
         "/games": {"get": _op("Every stored game, newest first")},
@@ -107,6 +133,7 @@ def _paths() -> dict[str, Any]:
                                 errors=(400, 403, 429))},
         "/events": {"post": _op("Add one contract-1 entry; a claim needs that player's seat or the Mayor",
                                 auth="seat-or-mayor", ok=201, body=_json(entry),
+                                ok_schema={"$ref": "#/components/schemas/Accepted"},
                                 params=[{"name": "X-Expect-Seq", "in": "header", "required": False,
                                          "schema": {"type": "integer"},
                                          "description": "the seq the caller last saw; else 409"}],
@@ -173,6 +200,10 @@ def document() -> dict[str, Any]:
     """The whole OpenAPI document."""
     schemas = _entry_schemas()
     schemas["Entry"] = {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in list(schemas)]}
+    schemas["State"] = _state_schema()
+    schemas["Accepted"] = {"type": "object", "properties": {
+        "game_id": {"type": "integer"}, "seq": {"type": "integer"}, "entry": {"$ref": "#/components/schemas/Entry"},
+        "events": {"type": "array", "items": _JSON_OBJ}, "state": {"$ref": "#/components/schemas/State"}}}
     schemas["Error"] = {"type": "object", "required": ["error"],
                         "properties": {"error": {"type": "string"}, "line": {"type": "integer"}}}
     return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from companion.rules import REVEALS_PER_ROUND
 from tests.conftest import ROUND_CARDS
@@ -175,6 +176,8 @@ def test_openapi_describes_every_api_route(api: ApiClient, web_app) -> None:
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             assert method.lower() in doc["paths"][path], f"{method} {rule.rule} is undocumented"
     assert doc == document()
+    refs = set(re.findall(r'"\$ref": "#/components/(\w+)/(\w+)"', json.dumps(doc)))
+    assert refs and all(name in doc["components"][kind] for kind, name in refs)
     assert set(doc["components"]["schemas"]["Entry"]["oneOf"][0]) == {"$ref"}
 
 
