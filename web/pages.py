@@ -67,6 +67,7 @@ _API_ENDPOINTS = {
     "log": "api.log",
     "export": "api.export",
     "seats": "api.join_seat",
+    "seat_list": "api.seats",
     "mayor_login": "api.mayor_login",
     "camera": "hardware_api.camera_status",
     "snapshot": "hardware_api.snapshot",

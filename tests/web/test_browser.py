@@ -132,6 +132,8 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
         page.goto("/play")
         if seat == 1:
             _shot(page, "seats")
+        else:  # Mary's phone holds seat 1 by now
+            page.wait_for_function("() => document.querySelector('#seats button[data-seat=\"1\"]').textContent.includes('prise')")
         page.click(f'#seats button[data-seat="{seat}"]')
         page.wait_for_url(f"**/play/{seat}")
         assert page.inner_text(".me-name") == name  # the name is text, never markup

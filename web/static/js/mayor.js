@@ -452,6 +452,7 @@
     show(byId("end-game"), phase === "playing" && state.is_last_turn && state.round === state.rounds);
     show(byId("new-game"), phase === "finished" && !wizard);
     show(byId("undo"), phase !== "no_game");
+    show(byId("wizard-open"), !wizard);
     byId("export").href = cfg.api.export || "#";
     show(byId("export"), state.game_id !== null);
     if (state.needs_solo_keep) renderSolo();

@@ -21,6 +21,22 @@
     });
   });
 
+  /** Mark the seats another phone already holds (the Mayor can free them). */
+  async function markTaken() {
+    if (!cfg.api.seat_list) return;
+    try {
+      const doc = await T.api("GET", cfg.api.seat_list);
+      doc.seats.forEach((seat, i) => {
+        const button = document.querySelector(`#seats button[data-seat="${i + 1}"]`);
+        if (!button) return;
+        const note = button.querySelector(".seat-no");
+        note.dataset.base = note.dataset.base || note.textContent;
+        note.textContent = note.dataset.base + (seat.mine ? " · " + t("seats.yours") : seat.taken ? " · " + t("seats.in_use") : "");
+      });
+    } catch (err) { /* the buttons work without the marks */ }
+  }
+  markTaken();
+
   // When the Mayor starts a game (or a new one), the list of seats changes: show the new one.
   T.follow({
     state(state) {
