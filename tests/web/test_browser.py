@@ -154,6 +154,12 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     mary.click('#sight-rows button[data-sight="toucan"].next')
     mary.click("#confirm-yes")
     mary.wait_for_selector('#sight-rows button[data-sight="toucan"].circled')
+    mayor.once("dialog", lambda dialog: dialog.accept())
+    mayor.click("#undo")  # the Mayor takes the toucan back: Mary's pad follows
+    mary.wait_for_selector('#sight-rows button[data-sight="toucan"].next:not(.circled)')
+    mary.click('#sight-rows button[data-sight="toucan"].next')
+    mary.click("#confirm-yes")
+    mary.wait_for_selector('#sight-rows button[data-sight="toucan"].circled')
 
     # David's phone sleeps through a reveal (its stream dies), then wakes up and catches up.
     david.evaluate("() => window.Tucana.live.close()")

@@ -151,7 +151,7 @@ def test_the_phone_page_draws_the_island_of_the_game(services, client) -> None:
 def test_the_mayor_console_hides_the_pin_and_offers_the_set_up_cards(services, client) -> None:
     html = client.get("/mayor").get_data(as_text=True)
     config = _config(html)
-    assert config["is_mayor"] is False
+    assert config["is_mayor"] is False and config["pin"] is None
     assert services.security.pin not in json.dumps(config)
     assert html.count('class="setup-card"') == 13
     assert 'data-letters="CEBAEDCDAB"' in html
@@ -165,7 +165,9 @@ def test_the_mayor_console_opens_with_the_mayor_cookie(services, client) -> None
     login = client.post("/api/mayor/login", json={"pin": services.security.pin},
                         headers={"X-CSRF-Token": token})
     assert login.status_code == 200
-    assert _config(client.get("/mayor").get_data(as_text=True))["is_mayor"] is True
+    config = _config(client.get("/mayor").get_data(as_text=True))
+    assert config["is_mayor"] is True
+    assert config["pin"] == services.security.pin  # the console shows it to the Mayor only
 
 
 def test_every_api_path_the_scripts_call_exists(client) -> None:

@@ -43,6 +43,7 @@
   function unlock() {
     show(byId("pin-gate"), false);
     show(byId("console"), true);
+    byId("pin-shown").textContent = cfg.pin ? t("tools.pin", { pin: cfg.pin }) : "";
   }
 
   byId("pin-form").addEventListener("submit", async (e) => {
@@ -50,8 +51,9 @@
     const error = byId("pin-error");
     show(error, false);
     try {
-      await T.api("POST", cfg.api.mayor_login, { pin: byId("pin").value.trim() });
+      const doc = await T.api("POST", cfg.api.mayor_login, { pin: byId("pin").value.trim() });
       byId("pin").value = "";
+      cfg.pin = doc.pin;
       unlock();
     } catch (err) {
       error.textContent = err.message;
@@ -389,6 +391,23 @@
     } catch (err) { /* the log view is a convenience */ }
   }
 
+  /* ---- seats ---- */
+
+  async function refreshSeats() {
+    if (!cfg.api.seat_list || byId("seat-tools").hidden) return;
+    try {
+      const doc = await T.api("GET", cfg.api.seat_list);
+      byId("seat-list").replaceChildren(...doc.seats.map((seat, i) => el("div", { class: "row" },
+        el("span", { class: "grow" }, t("seats.seat", { n: i + 1 }) + " · " + seat.player + " · " +
+          (seat.taken ? t("seats.in_use") : t("tools.seat_free"))),
+        seat.taken ? el("button", { type: "button", onclick: async () => {
+          try { await T.api("POST", cfg.api.seat_free, { player: seat.player }); } catch (err) { fail(err); }
+          refreshSeats();
+        } }, t("tools.free")) : null)));
+    } catch (err) { /* a convenience view */ }
+  }
+  byId("seat-tools").addEventListener("toggle", refreshSeats);
+
   /* ---- deck enrollment ---- */
 
   let enrollIndex = 0;
@@ -453,6 +472,8 @@
     show(byId("new-game"), phase === "finished" && !wizard);
     show(byId("undo"), phase !== "no_game");
     show(byId("wizard-open"), !wizard);
+    show(byId("seat-tools"), state.players.length > 0);
+    if (byId("seat-tools").open) refreshSeats();
     byId("export").href = cfg.api.export || "#";
     show(byId("export"), state.game_id !== null);
     if (state.needs_solo_keep) renderSolo();
