@@ -196,5 +196,55 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
         page.wait_for_selector("#standings table.standings")
         page.wait_for_function("() => document.querySelector('#standings').textContent.includes('!')")
     assert "Mary" in mary.inner_text("#standings tr.winner")
+    export = mayor.request.get(mayor.get_attribute("#export", "href"))
+    lines = export.text().splitlines()
+    assert json.loads(lines[0])["type"] == "new_game" and json.loads(lines[-1]) == {"type": "end_game"}
     _shot(mary, "final-scores")
     _shot(david, "final-scores-fr")
+
+
+def test_a_solo_game_with_special_bonus_typed_set_up_and_solo_keep(server, browser) -> None:
+    base, services = server
+    pin = services.security.pin
+    mayor = _phone(browser, base, "es-ES").new_page()
+    mayor.goto("/mayor")
+    mayor.fill("#pin", pin)
+    mayor.press("#pin", "Enter")
+    mayor.wait_for_selector("#wizard", state="visible")
+    mayor.click("#player-inputs .row:nth-child(2) button")  # solo: remove the second player
+    mayor.fill("#player-1", "Ana")
+    mayor.click("#wizard-next")
+    mayor.check("#special-bonus")
+    mayor.click("#wizard-next")
+    assert mayor.is_visible("#mayor-error")  # no red card picked yet: the wizard says so
+    mayor.check('#red-choices input[value="yeti"]')
+    mayor.click("#wizard-next")
+    mayor.select_option("#start-village", "4")
+    mayor.check('input[name="direction"][value="counterclockwise"]')
+    mayor.click("#wizard-start")
+    mayor.wait_for_selector("#setup", state="visible")
+    mayor.fill("#setup-letters", "cebaedcdab")
+    mayor.press("#setup-letters", "Enter")
+    mayor.wait_for_selector("#play", state="visible")
+
+    ana = _phone(browser, base, "es-ES").new_page()
+    ana.goto("/play")
+    ana.click('#seats button[data-seat="1"]')
+    ana.wait_for_url("**/play/1")
+    # Start village 4, counter-clockwise: village 4 gets the card's first letter, village 3 the next.
+    assert ana.inner_text("#villages .village:nth-child(4) .letter") == "C"
+    assert ana.inner_text("#villages .village:nth-child(3) .letter") == "E"
+    assert ana.is_visible('#reds button[data-red="yeti"]')
+
+    for a, b in [("desert", "water"), *ROUND_REST]:
+        _post_as_mayor(base, pin, {"type": "reveal", "cards": [a, b]})
+    mayor.wait_for_selector("#solo-keep", state="visible")
+    assert mayor.is_disabled('#pairs-grid button[data-cards="desert,desert"]')  # keep first
+    mayor.check('#solo-choices input[value="A"]')
+    mayor.check('#solo-choices input[value="C"]')
+    mayor.click("#solo-go")
+    mayor.wait_for_selector("#solo-keep", state="hidden")
+    ana.wait_for_function("() => document.querySelector('#blue').textContent.includes('B–B') "
+                          "&& document.querySelectorAll('#blue .bonus.gone').length === 3")
+    _reveal(mayor, "desert", "forest")
+    ana.wait_for_function("() => document.querySelector('#round-label').textContent === 'Ronda 2 de 2'")
