@@ -16,11 +16,12 @@ from functools import lru_cache
 import numpy as np
 
 from vision.cards import CARD_IDS
-from vision.features import Descriptor, canonical, describe
+from vision.features import Descriptor, align_image, align_to, canonical, describe, fine_vector
 
 CHROMA_WEIGHT = 0.35  # share of the coarse score given to colour; grey layout carries the rest
 CHROMA_SCALE = 0.02  # mean squared chromaticity difference at which colour similarity is 1/e
 FAMILY_SIMILARITY = 0.70  # coarse score above which two different cards count as near-twins
+WAY_UP_ROUNDS = 10  # rounds to agree which way up near-twins lie (2-3 suffice in practice)
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,17 @@ class Match:
     margin: float  # score minus the best score of a card outside its family of near-twins
     fine_margin: float | None  # within the family: fine score of the best minus the runner-up
     turned: bool  # True when the card lies upside down relative to its reference
+
+
+@dataclass(frozen=True, eq=False)
+class _Family:
+    """Near-twin references, all turned the same way as the first: a shared template to align to."""
+
+    members: np.ndarray  # reference indices
+    template: np.ndarray  # float32 grey ALIGN_SIZE image: what the twins share
+    asymmetry: np.ndarray  # mean asymmetry: tells which way round a card lies
+    mean: np.ndarray  # mean fine vector
+    residuals: np.ndarray  # (members, fine) unit vectors: what sets each twin apart
 
 
 class Deck:
@@ -49,9 +61,10 @@ class Deck:
         self._ref_card = np.array([self._card_index[c] for c in self.labels])
         self._coarse = np.stack([d.coarse for d in descs])
         self._chroma = np.stack([d.chroma for d in descs])
-        self._fine = np.stack([d.fine for d in descs])
         self._chroma_sq = (self._chroma**2).sum(axis=1)
-        self._families = [self._family(i, descs) for i in range(len(descs))]
+        self._family_of: list[_Family | None] = [None] * len(refs)
+        self._turned_in_family = np.zeros(len(refs), bool)
+        self._build_families(descs)
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -67,17 +80,40 @@ class Deck:
         msd = (self._chroma_sq + float(d.chroma @ d.chroma) - 2 * (self._chroma @ d.chroma)) / d.chroma.size
         return (1 - CHROMA_WEIGHT) * grey + CHROMA_WEIGHT * np.exp(-np.maximum(msd, 0) / CHROMA_SCALE)
 
-    def _family(self, i: int, descs: Sequence[Descriptor]) -> tuple[np.ndarray, np.ndarray] | None:
-        """References of other cards that are near-twins of reference i, aligned to it, with their mean."""
-        upright, turned = self._scores(descs[i]), self._scores(descs[i].turned())
-        members = [j for j in range(len(descs)) if max(upright[j], turned[j]) >= FAMILY_SIMILARITY]
-        if len({self._ref_card[j] for j in members}) < 2:
-            return None
-        fine = np.stack([descs[j].fine if upright[j] >= turned[j] else descs[j].turned().fine
-                         for j in members])
-        residual = fine - fine.mean(axis=0)
-        residual /= np.maximum(np.linalg.norm(residual, axis=1, keepdims=True), 1e-6)
-        return np.array(members), np.concatenate([fine.mean(axis=0)[None], residual])
+    def _build_families(self, descs: Sequence[Descriptor]) -> None:
+        """Group references of different cards that look alike (transitively) into families."""
+        n = len(descs)
+        upright = np.stack([self._scores(d) for d in descs])
+        turned = np.stack([self._scores(d.turned()) for d in descs])
+        parent = list(range(n))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for i in range(n):
+            for j in range(i + 1, n):
+                if max(upright[i, j], turned[i, j]) >= FAMILY_SIMILARITY:
+                    parent[root(j)] = root(i)
+        groups: dict[int, list[int]] = {}
+        for i in range(n):
+            groups.setdefault(root(i), []).append(i)
+        for members in groups.values():
+            if len({int(self._ref_card[j]) for j in members}) < 2:
+                continue
+            flips, asymmetry = _common_way_up(np.stack([descs[j].asymmetry() for j in members]))
+            images = [self.images[j][::-1, ::-1] if f else self.images[j] for j, f in zip(members, flips, strict=True)]
+            fine = np.stack([fine_vector(im) for im in images])
+            mean = fine.mean(axis=0)
+            residuals = fine - mean
+            residuals /= np.maximum(np.linalg.norm(residuals, axis=1, keepdims=True), 1e-6)
+            template = np.mean([align_image(im) for im in images], axis=0)
+            family = _Family(np.array(members), template.astype(np.float32), asymmetry, mean, residuals)
+            for j, f in zip(members, flips, strict=True):
+                self._family_of[j] = family
+                self._turned_in_family[j] = f
 
     def upright(self, card: str, image: np.ndarray) -> np.ndarray:
         """Turn a canonical image of card 180° if that matches the deck's references of it better."""
@@ -89,33 +125,60 @@ class Deck:
             return np.ascontiguousarray(image[::-1, ::-1])
         return image
 
-    def match(self, d: Descriptor) -> Match:
-        """Find the best card for a described card, trying it upright and turned 180°."""
+    def match(self, image: np.ndarray) -> Match:
+        """Find the best card for a canonical card image, trying it upright and turned 180°."""
+        d = describe(image)
         both = np.stack([self._scores(d), self._scores(d.turned())])
         turn, best = np.unravel_index(int(np.argmax(both)), both.shape)
-        query = d.turned() if turn else d
         best_score = float(both[turn, best])
         card_best = np.full(len(self._card_index), -np.inf)
         np.maximum.at(card_best, self._ref_card, both.max(axis=0))
-        family = self._families[best]
-        fine_margin = None
-        card = int(self._ref_card[best])
+        family = self._family_of[best]
+        card, fine_margin = int(self._ref_card[best]), None
         if family is not None:
-            members, stack = family
-            family_cards = set(self._ref_card[members].tolist())
-            residual = query.fine - stack[0]
-            residual /= max(float(np.linalg.norm(residual)), 1e-6)
-            fine = stack[1:] @ residual
-            per_card = {}
-            for j, s in zip(self._ref_card[members], fine, strict=True):
-                per_card[int(j)] = max(per_card.get(int(j), -np.inf), float(s))
-            ranked = sorted(per_card.items(), key=lambda kv: -kv[1])
-            card, fine_margin = ranked[0][0], ranked[0][1] - ranked[1][1]
-            card_best[list(family_cards)] = -np.inf
+            flip = bool(d.asymmetry() @ family.asymmetry < 0)
+            card, fine_margin, ref = self._within_family(family, image[::-1, ::-1] if flip else image)
+            turn = flip != bool(self._turned_in_family[ref])
+            card_best[self._ref_card[family.members]] = -np.inf
         else:
             card_best[card] = -np.inf
         other = float(card_best.max()) if np.isfinite(card_best).any() else -1.0
         return Match(self.cards[card], best_score, best_score - other, fine_margin, bool(turn))
+
+    def _within_family(self, family: _Family, image: np.ndarray) -> tuple[int, float, int]:
+        """Pick among near-twins by what sets them apart, after aligning the card to their template.
+
+        Returns the card index, its fine margin over the runner-up card, and the best reference.
+        """
+        residual = fine_vector(align_to(image, family.template)) - family.mean
+        residual /= max(float(np.linalg.norm(residual)), 1e-6)
+        scores = family.residuals @ residual
+        per_card: dict[int, tuple[float, int]] = {}
+        for j, s in zip(family.members, scores, strict=True):
+            card = int(self._ref_card[j])
+            if card not in per_card or s > per_card[card][0]:
+                per_card[card] = (float(s), int(j))
+        ranked = sorted(per_card.items(), key=lambda kv: -kv[1][0])
+        return ranked[0][0], ranked[0][1][0] - ranked[1][1][0], ranked[0][1][1]
+
+
+def _common_way_up(asymmetry: np.ndarray) -> tuple[list[bool], np.ndarray]:
+    """Which members to turn so all lie the same way up: signs that agree with their mean, iterated.
+
+    What the twins share (a marker at the top, a banner at the bottom) adds up in the mean while
+    what sets them apart averages out, so a few rounds settle on the common way up.
+    """
+    signs = np.sign(asymmetry @ asymmetry[0])
+    signs[signs == 0] = 1
+    for _ in range(WAY_UP_ROUNDS):
+        mean = (asymmetry * signs[:, None]).mean(axis=0)
+        new = np.where(asymmetry @ mean < 0, -1.0, 1.0)
+        if (new == signs).all():
+            break
+        signs = new
+    if signs[0] < 0:
+        signs = -signs
+    return [bool(s < 0) for s in signs], (asymmetry * signs[:, None]).mean(axis=0)
 
 
 def render_deck(style_name: str = "standard", cards: Sequence[str] = CARD_IDS) -> Deck:

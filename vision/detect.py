@@ -43,6 +43,9 @@ class Detection:
     clutter: bool
 
 
+_OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+
+
 def foreground(small: np.ndarray) -> np.ndarray:
     """Mask (uint8 0/255) of what stands out from the table: regions closed by strong edges."""
     grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
@@ -51,7 +54,8 @@ def foreground(small: np.ndarray) -> np.ndarray:
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     mask = np.zeros_like(edges)
     cv2.drawContours(mask, contours, -1, 255, -1)
-    return cv2.erode(mask, np.ones((3, 3), np.uint8))
+    mask = cv2.erode(mask, np.ones((3, 3), np.uint8))  # undo the dilation: outlines back in place
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN_KERNEL)  # cut off thin spurs of table texture
 
 
 def _quad(points: np.ndarray) -> np.ndarray | None:

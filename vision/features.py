@@ -21,6 +21,8 @@ CHROMA_GRID = (8, 11)  # (w, h) colour cells: what colour each part of the card 
 FINE_GRID = (60, 84)  # (w, h) grey cells: letters on the set-up and blue bonus cards
 COARSE_BLUR = 0.8  # cells; smooths aliasing and small misplacements of the outline
 FINE_BLUR = 1.0  # cells; a letter stroke is about two cells wide at this grid
+ALIGN_SIZE = (63, 88)  # (w, h) px: 1 px per mm is enough to lock onto a card's layout
+ALIGN_CRITERIA = (3, 20, 1e-3)  # ECC stops after 20 steps or when a step moves < 1e-3 (COUNT|EPS)
 CHROMA_EPS = 30.0  # grey levels added to the intensity so dark, noisy cells carry little colour
 
 
@@ -37,6 +39,15 @@ class Descriptor:
         n = self.chroma.size // 2
         chroma = np.concatenate([self.chroma[:n][::-1], self.chroma[n:][::-1]])
         return Descriptor(self.coarse[::-1].copy(), chroma, self.fine[::-1].copy())
+
+    def asymmetry(self) -> np.ndarray:
+        """What changes when the card is turned 180° (text, a marker at the top), zero if symmetric.
+
+        Its dot product with another card's asymmetry says whether the two lie the same way round
+        even when most of their layout (a ring of letters) looks the same both ways.
+        """
+        turned = self.turned()
+        return np.concatenate([self.coarse - turned.coarse, self.chroma - turned.chroma])
 
 
 def order_corners(corners: np.ndarray) -> np.ndarray:
@@ -74,15 +85,46 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / max(float(np.linalg.norm(v)), 1e-6)
 
 
+def _inner(card: np.ndarray) -> np.ndarray:
+    mx, my = round(CANON_W * INNER_MARGIN), round(CANON_H * INNER_MARGIN)
+    return card[my:CANON_H - my, mx:CANON_W - mx]
+
+
+def fine_vector(card: np.ndarray) -> np.ndarray:
+    """The fine grey layout of a canonical card image (BGR or grey), zero mean, unit norm."""
+    inner = _inner(card)
+    grey = inner if inner.ndim == 2 else cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey.astype(np.float32), FINE_GRID, interpolation=cv2.INTER_AREA)
+    return _unit(cv2.GaussianBlur(small, (0, 0), FINE_BLUR))
+
+
 def describe(card: np.ndarray) -> Descriptor:
     """Describe a canonical BGR card image."""
-    mx, my = round(CANON_W * INNER_MARGIN), round(CANON_H * INNER_MARGIN)
-    inner = card[my:CANON_H - my, mx:CANON_W - mx]
+    inner = _inner(card)
     grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.float32)
     coarse = cv2.GaussianBlur(cv2.resize(grey, COARSE_GRID, interpolation=cv2.INTER_AREA), (0, 0), COARSE_BLUR)
-    fine = cv2.GaussianBlur(cv2.resize(grey, FINE_GRID, interpolation=cv2.INTER_AREA), (0, 0), FINE_BLUR)
     small = cv2.resize(inner, CHROMA_GRID, interpolation=cv2.INTER_AREA).astype(np.float32)
     b, g, r = small[..., 0], small[..., 1], small[..., 2]
     total = b + g + r + CHROMA_EPS
     chroma = np.concatenate([((r - g) / total).ravel(), ((r + g - 2 * b) / total).ravel()])
-    return Descriptor(_unit(coarse), chroma.astype(np.float32), _unit(fine))
+    return Descriptor(_unit(coarse), chroma.astype(np.float32), fine_vector(card))
+
+
+def align_image(card: np.ndarray) -> np.ndarray:
+    """The float32 grey ALIGN_SIZE image used to align a card to its family's template."""
+    grey = card if card.ndim == 2 else cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
+    return cv2.resize(grey, ALIGN_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def align_to(card: np.ndarray, template: np.ndarray) -> np.ndarray:
+    """Warp a canonical card image (affine, ECC) so it lies exactly over a template; as is if ECC fails."""
+    warp = np.eye(2, 3, dtype=np.float32)
+    try:
+        _, warp = cv2.findTransformECC(template, align_image(card), warp, cv2.MOTION_AFFINE,
+                                       ALIGN_CRITERIA, None, 1)
+    except cv2.error:  # did not converge: keep the outline's own warp
+        return card
+    scale = CANON_W / ALIGN_SIZE[0]
+    warp[:, 2] *= scale
+    return cv2.warpAffine(card, warp, (CANON_W, CANON_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)

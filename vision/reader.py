@@ -9,7 +9,7 @@ import numpy as np
 from vision.cards import setup_letters
 from vision.deck import Deck, Match, builtin_deck
 from vision.detect import detect
-from vision.features import describe, order_corners, warp_card
+from vision.features import order_corners, warp_card
 
 MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (back, other game)
 MIN_MARGIN = 0.10  # best minus runner-up card: below it two cards are too alike to choose
@@ -77,7 +77,7 @@ class CardReader:
     def read_quad(self, frame: np.ndarray, corners: np.ndarray) -> CardReading:
         """Name the card whose outline has these 4 corners (any order) in a BGR frame."""
         quad = order_corners(corners)
-        match = self.deck.match(describe(warp_card(frame, quad)))
+        match = self.deck.match(warp_card(frame, quad))
         accept, confidence = judge(match)
         if match.turned:
             quad = np.roll(quad, 2, axis=0)

@@ -192,6 +192,8 @@ def _setup(cv: Canvas, letters: str, style: CardStyle) -> None:
         cv.poly([(cx - 3, cy - ring - 10), (cx + 3, cy - ring - 10), (cx, cy - ring - 6.5)], RED)
         cv.circle((cx, cy), 6, BLACK, 1.2)
         cv.poly([(cx, cy - 5), (cx + 1.8, cy), (cx, cy + 5), (cx - 1.8, cy)], BLACK)
-        cv.text("SET-UP", (cx, CARD_H_MM - style.border_mm - 7), 4.5, BLACK, style.font)
+        b = style.border_mm  # a dark banner at the bottom tells which way up the ring is read
+        cv.rect((b, CARD_H_MM - b - 13), (CARD_W_MM - b, CARD_H_MM - b), BLACK)
+        cv.text("SET-UP", (cx, CARD_H_MM - b - 6.5), 5, WHITE, style.font)
     else:
         cv.rect((cx - 12, cy + ring + 9), (cx + 12, cy + ring + 13), (90, 90, 90))

@@ -212,6 +212,7 @@ def _layout(n: int, g: np.random.Generator, cond: Conditions, touching: bool) ->
             for _ in range(n):
                 centre = (g.uniform(0, w), g.uniform(0, h))
                 sets.append(_card_corners(centre, height, g.uniform(0, 360) if n > 1 else angle))
+        sets = _tilt(sets, g, cond)
         if _fits(sets, w, h, touching):
             return sets
     raise RuntimeError("could not lay out the cards in the frame")
@@ -250,7 +251,7 @@ def random_scene(faces: Sequence[np.ndarray], rng: np.random.Generator | random.
     if touching is None:
         touching = len(faces) == 2 and g.random() < cond.touching
     kind = background or cond.backgrounds[int(g.integers(0, len(cond.backgrounds)))]
-    sets = _tilt(_layout(len(faces), g, cond, touching), g, cond) if faces else []
+    sets = _layout(len(faces), g, cond, touching) if faces else []
     w, h = cond.size
     glare = None
     if g.random() < cond.glare:
