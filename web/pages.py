@@ -156,6 +156,7 @@ def mayor() -> str:
             "mayor",
             is_mayor=is_mayor,
             has_camera=_has_camera(),
+            max_players=MAX_PLAYERS,
             red_counts={n: red_card_count(n) for n in range(1, MAX_PLAYERS + 1)},
             deck={t.value: n for t, n in DECK.items()},
             card_ids=card_ids(),

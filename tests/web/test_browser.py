@@ -72,8 +72,10 @@ def browser() -> Iterator[object]:
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        chromium.page_errors = []  # uncaught script errors of every page
         try:
             yield chromium
+            assert chromium.page_errors == []
         finally:
             chromium.close()
 
@@ -81,6 +83,7 @@ def browser() -> Iterator[object]:
 def _phone(browser: object, base: str, lang: str = "en-GB") -> object:
     context = browser.new_context(viewport=PHONE, locale=lang, base_url=base, has_touch=True)
     context.add_init_script(VIBRATE_SPY)
+    context.on("weberror", lambda error: browser.page_errors.append(str(error.error)))
     context.set_default_timeout(WAIT_MS)
     return context
 

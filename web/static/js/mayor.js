@@ -4,7 +4,6 @@
   "use strict";
   const T = window.Tucana;
   const { t, el, icon, byId, show, cfg } = T;
-  const MAX_PLAYERS = 8;
   const CAMERA_POLL_MS = 1500;  // the scanner votes over a few frames: faster polling adds nothing
   let state = cfg.state;
   let pending = null;  // {cards: [a, b], source: "manual" | "camera"}
@@ -60,120 +59,6 @@
       show(error, true);
     }
   });
-
-  /* ---- new-game wizard ---- */
-
-  let step = 1;
-  const playerInputs = byId("player-inputs");
-
-  function addPlayerRow(name) {
-    const count = playerInputs.children.length;
-    if (count >= MAX_PLAYERS) return;
-    const id = "player-" + (count + 1);
-    const input = el("input", { type: "text", id, maxlength: "24", autocomplete: "off", value: name || "" });
-    const remove = el("button", { type: "button", "aria-label": t("wizard.remove_player"), onclick: () => {
-      if (playerInputs.children.length > 1) { row.remove(); relabel(); }
-    } }, "×");
-    const label = el("label", { for: id });
-    const row = el("div", { class: "row" }, label, input, remove);
-    playerInputs.append(row);
-    relabel();
-  }
-
-  function relabel() {
-    [...playerInputs.children].forEach((row, i) => {
-      const label = row.querySelector("label");
-      const input = row.querySelector("input");
-      input.id = "player-" + (i + 1);
-      label.htmlFor = input.id;
-      label.textContent = i === 0 ? t("wizard.mayor_name") : t("wizard.player_name", { n: i + 1 });
-    });
-    byId("add-player").disabled = playerInputs.children.length >= MAX_PLAYERS;
-    updateRedCount();
-  }
-
-  function playerNames() {
-    return [...playerInputs.querySelectorAll("input")].map((i) => i.value.trim());
-  }
-
-  function wizardProblem() {
-    const names = playerNames();
-    if (step >= 1) {
-      if (names.some((n) => !n)) return t("wizard.error_empty");
-      if (new Set(names).size !== names.length) return t("wizard.error_unique");
-    }
-    if (step >= 2 && byId("special-bonus").checked) {
-      const wanted = redWanted();
-      if (chosenReds().length !== wanted) return t("wizard.error_red", { n: wanted });
-    }
-    return null;
-  }
-
-  function redWanted() { return (cfg.red_counts || {})[playerNames().length] || 1; }
-
-  function chosenReds() {
-    return [...document.querySelectorAll('#red-choices input:checked')].map((i) => i.value);
-  }
-
-  function updateRedCount() {
-    byId("red-count").textContent = t("wizard.red_count", { n: redWanted() });
-  }
-
-  function showStep(n) {
-    step = n;
-    document.querySelectorAll("#wizard-form fieldset").forEach((f) => { f.hidden = Number(f.dataset.step) !== n; });
-    document.querySelectorAll("#wizard-steps li").forEach((li) => {
-      if (Number(li.dataset.step) === n) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
-    });
-    show(byId("wizard-back"), n > 1);
-    show(byId("wizard-next"), n < 3);
-    show(byId("wizard-start"), n === 3);
-  }
-
-  byId("add-player").addEventListener("click", () => {
-    addPlayerRow("");
-    playerInputs.lastElementChild.querySelector("input").focus();
-  });
-  byId("special-bonus").addEventListener("change", (e) => show(byId("red-pick"), e.target.checked));
-  byId("wizard-back").addEventListener("click", () => showStep(Math.max(1, step - 1)));
-  byId("wizard-next").addEventListener("click", () => {
-    const problem = wizardProblem();
-    if (problem) { fail(new Error(problem)); return; }
-    clearError();
-    showStep(step + 1);
-  });
-  byId("random-village").addEventListener("click", () => {
-    // A table convenience like rolling a die; the engine only records the village chosen.
-    byId("start-village").value = String(1 + Math.floor(Math.random() * 10));
-  });
-
-  byId("wizard-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const problem = wizardProblem();
-    if (problem) { fail(new Error(problem)); return; }
-    const form = e.target;
-    const entry = {
-      type: "new_game",
-      players: playerNames(),
-      island: form.island.value,
-      special_bonus: byId("special-bonus").checked,
-      start_village: Number(form.start_village.value),
-      direction: form.direction.value,
-      symmetric: form.symmetric.checked,
-    };
-    const started = await send(entry);
-    if (!started) return;
-    wantWizard = false;
-    if (entry.special_bonus) await send({ type: "red_bonus", sights: chosenReds() });
-  });
-
-  function resetWizard() {
-    playerInputs.replaceChildren();
-    const previous = state && state.players && state.players.length ? state.players : [];
-    if (previous.length) previous.forEach((name) => addPlayerRow(name));
-    else { addPlayerRow(""); addPlayerRow(""); }
-    showStep(1);
-  }
 
   /* ---- set-up card and red cards ---- */
 
@@ -360,7 +245,7 @@
 
   function openWizard() {
     wantWizard = true;
-    resetWizard();
+    T.wizard.reset(state.players);
     render(state);
     byId("wizard").scrollIntoView({ behavior: "smooth" });
   }
@@ -391,28 +276,6 @@
     } catch (err) { /* the log view is a convenience */ }
   }
 
-  /* ---- seats ---- */
-
-  async function refreshSeats() {
-    if (!cfg.api.seat_list || byId("seat-tools").hidden) return;
-    try {
-      const doc = await T.api("GET", cfg.api.seat_list);
-      byId("seat-list").replaceChildren(...doc.seats.map((seat, i) => el("div", { class: "row" },
-        el("span", { class: "grow" }, t("seats.seat", { n: i + 1 }) + " · " + seat.player + " · " +
-          (seat.taken ? t("seats.in_use") : t("tools.seat_free"))),
-        seat.taken ? el("button", { type: "button", onclick: async () => {
-          try { await T.api("POST", cfg.api.seat_free, { player: seat.player }); } catch (err) { fail(err); }
-          refreshSeats();
-        } }, t("tools.free")) : null)));
-    } catch (err) { /* a convenience view */ }
-  }
-  byId("seat-tools").addEventListener("toggle", refreshSeats);
-
-  /* ---- deck enrollment ---- */
-
-  let enrollIndex = 0;
-  const cardIds = cfg.card_ids || [];
-
   function cardName(id) {
     if (T.TERRAINS.includes(id)) return T.terrainName(id);
     let m = /^blue-([A-E])([12])$/.exec(id);
@@ -423,36 +286,6 @@
     if (m) return t("setup.card", { n: Number(m[1]) });
     return id;
   }
-
-  function renderEnroll() {
-    enrollIndex = Math.max(0, Math.min(enrollIndex, cardIds.length - 1));
-    const id = cardIds[enrollIndex];
-    byId("enroll-progress").textContent = t("enroll.progress", { n: enrollIndex + 1, of: cardIds.length });
-    byId("enroll-card").textContent = cardName(id);
-    byId("enroll-back").disabled = enrollIndex === 0;
-  }
-
-  byId("enroll-open").addEventListener("click", () => {
-    show(byId("enroll"), true);
-    byId("enroll-result").textContent = cfg.has_camera ? "" : t("enroll.no_camera");
-    renderEnroll();
-    byId("enroll").scrollIntoView({ behavior: "smooth" });
-  });
-  byId("enroll-close").addEventListener("click", () => show(byId("enroll"), false));
-  byId("enroll-back").addEventListener("click", () => { enrollIndex -= 1; renderEnroll(); });
-  byId("enroll-skip").addEventListener("click", () => { enrollIndex += 1; renderEnroll(); });
-  byId("enroll-capture").addEventListener("click", async () => {
-    const id = cardIds[enrollIndex];
-    const result = byId("enroll-result");
-    try {
-      const doc = await T.api("POST", cfg.api.enroll, { card: id });
-      result.textContent = (doc && doc.message) || t("enroll.done", { card: cardName(id) });
-      if (enrollIndex < cardIds.length - 1) { enrollIndex += 1; renderEnroll(); }
-      else result.textContent += " " + t("enroll.finished");
-    } catch (err) {
-      result.textContent = err.message;
-    }
-  });
 
   /* ---- everything from one state ---- */
 
@@ -473,7 +306,7 @@
     show(byId("undo"), phase !== "no_game");
     show(byId("wizard-open"), !wizard);
     show(byId("seat-tools"), state.players.length > 0);
-    if (byId("seat-tools").open) refreshSeats();
+    if (byId("seat-tools").open) T.mayorTools.refreshSeats();
     byId("export").href = cfg.api.export || "#";
     show(byId("export"), state.game_id !== null);
     if (state.needs_solo_keep) renderSolo();
@@ -500,7 +333,8 @@
     }
   }
 
-  resetWizard();
+  T.mayor = { send, fail, clearError, cardName, closeWizard() { wantWizard = false; } };
+  T.wizard.reset(state.players);
   if (cfg.is_mayor) unlock(); else lock();
   startCamera();
   T.follow({ state: (next) => render(next) });
