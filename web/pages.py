@@ -178,7 +178,7 @@ def card_ids() -> list[str]:
 
 def _has_camera() -> bool:
     rig = getattr(_services(), "rig", None)
-    return rig is not None
+    return rig is not None and getattr(rig, "scanner", None) is not None
 
 
 @bp.get("/play")

@@ -213,7 +213,6 @@
   }
 
   function startCamera() {
-    show(byId("camera-view"), Boolean(cfg.has_camera));
     if (!cfg.has_camera) return;
     if (cfg.api.preview) byId("camera-preview").src = cfg.api.preview;
     setInterval(pollCamera, CAMERA_POLL_MS);
@@ -305,6 +304,7 @@
     show(byId("new-game"), phase === "finished" && !wizard);
     show(byId("undo"), phase !== "no_game");
     show(byId("wizard-open"), !wizard);
+    show(byId("camera-panel"), Boolean(cfg.has_camera) && !wizard && (phase === "setup" || phase === "playing"));
     show(byId("seat-tools"), state.players.length > 0);
     if (byId("seat-tools").open) T.mayorTools.refreshSeats();
     byId("export").href = cfg.api.export || "#";
