@@ -251,3 +251,55 @@ def test_a_solo_game_with_special_bonus_typed_set_up_and_solo_keep(server, brows
                           "&& document.querySelectorAll('#blue .bonus.gone').length === 3")
     _reveal(mayor, "desert", "forest")
     ana.wait_for_function("() => document.querySelector('#round-label').textContent === 'Ronda 2 de 2'")
+
+
+@pytest.fixture()
+def camera_server(tmp_path: Path) -> Iterator[tuple[str, object]]:
+    """The app with the real rig on the built-in virtual camera and gpiozero's mock pins."""
+    import random
+    import time
+
+    from werkzeug.serving import make_server
+
+    from hardware.config import PinMap
+    from hardware.rig import build_rig
+
+    services = build_services(tmp_path / "data", keepalive_s=1.0)
+    rig = build_rig("virtual", "mock", PinMap(), "en", services.table, time.monotonic,
+                    random.Random(7), speech=False)
+    rig.start()
+    services.rig = rig
+    app = create_app({"TESTING": True}, services=services)
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}", services
+    finally:
+        services.hub.close()
+        httpd.shutdown()
+        services.close()
+
+
+def test_the_console_reads_cards_from_the_virtual_camera(camera_server, browser) -> None:
+    base, services = camera_server
+    mayor = _phone(browser, base).new_page()
+    mayor.set_default_timeout(15000)  # the scanner votes over several frames
+    mayor.goto("/mayor")
+    mayor.fill("#pin", services.security.pin)
+    mayor.press("#pin", "Enter")
+    mayor.fill("#player-1", "Mary")
+    mayor.fill("#player-2", "David")
+    mayor.click("#wizard-next")
+    mayor.click("#wizard-next")
+    mayor.click("#wizard-start")
+    mayor.wait_for_selector("#camera-panel", state="visible")
+    mayor.click("#lay-next")  # the virtual table deals the set-up card; the camera reads it
+    mayor.wait_for_selector("#play", state="visible")
+    mayor.wait_for_function("() => document.querySelector('#camera-reading').textContent.includes('Card ')")
+    mayor.click("#lay-next")  # two terrain cards: read, and revealed on every screen
+    mayor.wait_for_function("() => document.querySelector('#turn-label').textContent === 'Turn 1 of 13'")
+    names = {"desert": "Desert", "forest": "Forest", "mountain": "Mountain", "water": "Water", "any": "Any terrain"}
+    a, b = (names[card.value] for card in services.table.state.last_reveal.cards)
+    assert mayor.inner_text("#words") == f"{a} and {b}!"
+    assert mayor.evaluate("() => document.querySelector('#camera-crop').naturalWidth") > 0
+    _shot(mayor, "mayor-camera")
