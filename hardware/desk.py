@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import RuleError, TucanaError
-from companion.events import GameEnded, LastTurn, Revealed, RoundEnded, Undone
+from companion.events import GameEnded, GameStarted, LastTurn, Revealed, RoundEnded, Undone
 from companion.moves import Entry, Undo
 from companion.table import Accepted, Table
 from hardware.controls import ButtonAction, BuzzPattern, Controls, Light, LightMode
@@ -283,6 +283,10 @@ class Desk:
         for event in accepted.events:
             if isinstance(event, Revealed):
                 self.speaker.say(reveal_phrase(event.cards, language))
+                if self.pending is not None:  # the Mayor entered the turn on the console instead
+                    self.pending = None
+                    self.sense.reset()
+                    self.note = "the waiting reading was settled on the console"
             elif isinstance(event, LastTurn):
                 self.controls.buzz(BuzzPattern.LAST_TURN)
                 self.speaker.say(phrase("last_turn", language, round=event.round))
@@ -291,8 +295,10 @@ class Desk:
                 self.speaker.say(phrase("round_end", language, round=event.round))
             elif isinstance(event, GameEnded):
                 self.speaker.say(phrase("game_end", language))
-            elif isinstance(event, Undone):
+            elif isinstance(event, (Undone, GameStarted)):
                 self.sense.reset()
+                if isinstance(event, GameStarted):
+                    self.pending = None
 
     def _show(self) -> None:
         """Set the LEDs from the desk's state."""

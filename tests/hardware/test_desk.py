@@ -164,3 +164,21 @@ def test_worker_thread_handles_button_from_another_thread(desk, table):
         assert table.state.reveals == 1
     finally:
         desk.close()
+
+
+def test_a_reveal_entered_on_the_console_settles_the_waiting_reading(desk, table):
+    for _ in range(2):
+        table.submit(Reveal((W, W)))
+    _see(desk, "water", "forest")
+    assert desk.pending is not None
+    table.submit(Reveal((F, F)))  # the Mayor taps the right cards on the console
+    desk.run_pending()
+    assert desk.pending is None
+    assert desk.controls.lights[Light.MAYOR] is LightMode.OFF
+
+
+def test_a_new_game_forgets_half_read_cards(desk, table):
+    _see(desk, "desert")
+    table.submit(NewGame(players=("Ann", "Bob")))
+    desk.run_pending()
+    assert desk.sense.first is None
