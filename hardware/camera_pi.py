@@ -127,6 +127,14 @@ class PiCamera(Camera):
                 request.release()
         raise HardwareError("the Pi camera only sends old frames")
 
+    def capture_main(self) -> np.ndarray:
+        """A fresh full-resolution BGR frame from the main stream (stills for enrollment, previews)."""
+        request = self._camera.capture_request()
+        try:
+            return check_frame(np.ascontiguousarray(request.make_array("main")))
+        finally:
+            request.release()
+
     def _settle(self, metadata: dict) -> None:
         """Count settling frames; then lock exposure, gains, white balance and focus."""
         if self.locked is not None:

@@ -129,6 +129,8 @@ class Request:
         return {"SensorTimestamp": self.stamp, "ExposureTime": 9000, "AnalogueGain": 1.5, "ColourGains": (1.8, 1.4)}
 
     def make_array(self, stream: str) -> np.ndarray:
+        if stream == "main":
+            return np.zeros((86, 154, 3), np.uint8)  # "RGB888": BGR bytes, ready for OpenCV
         assert stream == "lores"
         return self.lores
 
@@ -195,6 +197,8 @@ def test_picamera_drops_stale_frames_and_locks_exposure_once_settled():
     assert camera.locked == {"ExposureTime": 9000, "AnalogueGain": 1.5, "ColourGains": (1.8, 1.4),
                              "AeEnable": False, "AwbEnable": False}
     assert fake.controls["AeEnable"] is False
+    assert camera.capture_main().shape == (86, 154, 3)
+    assert fake.log[-1] == ("release", 300)  # the request was handed back
     camera.close()
     assert fake.log[-2:] == [("stop",), ("close",)]
 
