@@ -187,6 +187,8 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     table.set_viewport_size({"width": 1280, "height": 800})  # a tablet or TV at the table
     table.screenshot(path=str(SHOTS / "table-landscape.png"))
     _shot(mayor, "mayor")
+    mary.screenshot(path=str(SHOTS / "phone-round-end.png"))  # the reminder, as the phone shows it
+    mary.click("#banner-ok")
     _shot(mary, "phone-score-pad")
 
     # Round 2 by the API to keep the test short, then the Mayor ends the game on the console.

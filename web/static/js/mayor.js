@@ -310,9 +310,9 @@
     byId("export").href = cfg.api.export || "#";
     show(byId("export"), state.game_id !== null);
     if (state.needs_solo_keep) renderSolo();
-    if (before && (before.seq !== state.seq || before.game_id !== state.game_id)) {
-      if (pending && pending.source === "manual") pending = null;
-    }
+    // A new reveal (or game) drops a tapped pair; players' claims in between must not.
+    const moved = before && (before.game_id !== state.game_id || before.round !== state.round || before.turn !== state.turn);
+    if (moved && pending && pending.source === "manual") pending = null;
     T.renderAnnouncement(state);
     T.renderStandings(state, null);
     renderPairs();

@@ -197,6 +197,14 @@
     if (events.some((e) => e.type === "last_turn" || e.type === "game_ended")) renderBanner(true);
   }
 
+  // Phones allow sound and vibration only after a tap on this page: the first tap unlocks both.
+  const alertsOn = byId("alerts-on");
+  alertsOn.addEventListener("click", () => {
+    if (navigator.vibrate) navigator.vibrate(60);
+    T.beep();
+  });
+  document.addEventListener("pointerdown", () => show(alertsOn, false), { once: true });
+
   /* ---- everything from one state ---- */
 
   function render(next) {
