@@ -18,7 +18,7 @@ class ButtonAction(Enum):
 class Light(Enum):
     """The three LEDs."""
 
-    READY = "ready"  # the scanner is running and the camera answers
+    READY = "ready"  # the camera answers (dark when lost); blinks through a round's last turn
     SEEN = "seen"  # a card is under the camera
     MAYOR = "mayor"  # the Mayor must confirm or correct a reading
 

@@ -304,7 +304,9 @@ class Desk:
         """Set the LEDs from the desk's state."""
         half_read = self.sense.first is not None or bool(self.sense.reds or self.sense.blues)
         self.lights = {
-            Light.READY: LightMode.ON if self.camera_ok else LightMode.BLINK,
+            # Dark while the camera is lost; blinking through a round's last turn, as a reminder.
+            Light.READY: LightMode.OFF if not self.camera_ok
+            else LightMode.BLINK if self.table.state.is_last_turn else LightMode.ON,
             Light.SEEN: LightMode.BLINK if half_read else LightMode.ON if self.cards else LightMode.OFF,
             Light.MAYOR: LightMode.BLINK if self.pending is not None else LightMode.OFF,
         }

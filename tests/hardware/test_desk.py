@@ -121,17 +121,19 @@ def test_last_turn_and_round_end_buzz_and_speak(desk, table):
     desk.run_pending()
     assert desk.controls.buzzes == [BuzzPattern.LAST_TURN]
     assert desk.speaker.said[-1] == "Last turn of round 1!"
+    assert desk.controls.lights[Light.READY] is LightMode.BLINK  # the reminder lasts the whole turn
     table.submit(Reveal((D, D)))
     desk.run_pending()
     assert desk.controls.buzzes == [BuzzPattern.LAST_TURN, BuzzPattern.ROUND_END]
     assert "Round 1 is over" in desk.speaker.said[-2]
     assert desk.speaker.said[-1] == "Desert and Desert!"
+    assert desk.controls.lights[Light.READY] is LightMode.ON
 
 
-def test_camera_lost_blinks_ready_and_the_game_goes_on_by_hand(desk, table):
+def test_camera_lost_darkens_ready_and_the_game_goes_on_by_hand(desk, table):
     desk.post(CameraState(ok=False))
     desk.run_pending()
-    assert desk.controls.lights[Light.READY] is LightMode.BLINK
+    assert desk.controls.lights[Light.READY] is LightMode.OFF
     table.submit(Reveal((D, F)))  # the Mayor taps the cards on the console
     desk.post(CameraState(ok=True))
     desk.run_pending()

@@ -157,7 +157,7 @@ def test_camera_drops_out_comes_back_and_the_game_goes_on_by_hand(table, small_t
         refuse_opening["until"] = clock.now + 3.0  # the camera stays away for 3 seconds
         run(1)
         assert opened[0].closed
-        assert desk.camera_ok is False and desk.lights[Light.READY] is LightMode.BLINK
+        assert desk.camera_ok is False and desk.lights[Light.READY] is LightMode.OFF
         table.submit(Reveal((Terrain.MOUNTAIN, Terrain.ANY)))  # the Mayor taps it on the console
         attempts_before = scanner.status().next_attempt_s
         assert attempts_before is not None and attempts_before > 0
