@@ -57,8 +57,8 @@
   }
 
   /** Call the JSON API; resolves to the parsed body, rejects with the server's error message. */
-  async function api(method, url, body) {
-    const headers = { Accept: "application/json" };
+  async function api(method, url, body, extraHeaders) {
+    const headers = Object.assign({ Accept: "application/json" }, extraHeaders || {});
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const token = readCookie(cfg.csrf_cookie || "tucana_csrf") || cfg.csrf_token;
     if (token && method !== "GET") headers[cfg.csrf_header || "X-CSRF-Token"] = token;

@@ -21,10 +21,12 @@
 
   function clearError() { show(byId("mayor-error"), false); }
 
-  async function send(entry) {
+  /** Post an entry; with expectSeq the server refuses it if the log moved on since this page's state. */
+  async function send(entry, expectSeq) {
     clearError();
     try {
-      const doc = await T.api("POST", cfg.api.events, entry);
+      const headers = expectSeq ? { "X-Expect-Seq": String(state.seq) } : undefined;
+      const doc = await T.api("POST", cfg.api.events, entry, headers);
       if (doc && doc.state) render(doc.state);
       return doc;
     } catch (err) {
@@ -232,10 +234,10 @@
     send({ type: "solo_keep", letters });
   });
   byId("end-go").addEventListener("click", () => {
-    if (confirm(t("end.confirm"))) send({ type: "end_game" });
+    if (confirm(t("end.confirm"))) send({ type: "end_game" }, true);
   });
   byId("undo").addEventListener("click", () => {
-    if (confirm(t("tools.undo_confirm"))) send({ type: "undo" });
+    if (confirm(t("tools.undo_confirm"))) send({ type: "undo" }, true);
   });
   byId("new-game").addEventListener("click", openWizard);
   byId("wizard-open").addEventListener("click", () => {
