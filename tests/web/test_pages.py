@@ -280,3 +280,10 @@ def test_translate_falls_back_to_english_then_to_the_key() -> None:
     assert i18n.translate("xx", "terrain.water") == "Water"
     assert i18n.translate("es", "no.such_key") == "no.such_key"
     assert i18n.translate("en", "status.round", n=1) == "Round {n} of {of}"  # a missing value never crashes
+
+
+def test_a_hotspot_name_is_escaped_on_the_table_display(services, client) -> None:
+    services.settings = replace(Settings(), hotspot=Hotspot(enabled=True, ssid="<b>Tuc</b>", password="toucan123"))
+    html = client.get("/table").get_data(as_text=True)
+    assert "<b>Tuc</b>" not in html
+    assert "Wi-Fi: &lt;b&gt;Tuc&lt;/b&gt;" in html
