@@ -21,6 +21,7 @@ from vision.features import Descriptor, align_image, align_to, canonical, descri
 CHROMA_WEIGHT = 0.35  # share of the coarse score given to colour; grey layout carries the rest
 CHROMA_SCALE = 0.02  # mean squared chromaticity difference at which colour similarity is 1/e
 FAMILY_SIMILARITY = 0.70  # coarse score above which two different cards count as near-twins
+FAMILY_COLOUR_WEIGHT = 0.5  # weight of colour similarity (0..1) next to the fine residual score
 WAY_UP_ROUNDS = 10  # rounds to agree which way up near-twins lie (2-3 suffice in practice)
 
 
@@ -43,7 +44,8 @@ class _Family:
     template: np.ndarray  # float32 grey ALIGN_SIZE image: what the twins share
     asymmetry: np.ndarray  # mean asymmetry: tells which way round a card lies
     mean: np.ndarray  # mean fine vector
-    residuals: np.ndarray  # (members, fine) unit vectors: what sets each twin apart
+    cards: np.ndarray  # card index of each row of residuals
+    residuals: np.ndarray  # (cards, fine) unit vectors: what sets each twin apart
 
 
 class Deck:
@@ -74,11 +76,14 @@ class Deck:
     def __len__(self) -> int:
         return len(self.labels)
 
+    def _colour(self, d: Descriptor) -> np.ndarray:
+        """Colour similarity (0..1) of d to every reference."""
+        msd = (self._chroma_sq + float(d.chroma @ d.chroma) - 2 * (self._chroma @ d.chroma)) / d.chroma.size
+        return np.exp(-np.maximum(msd, 0) / CHROMA_SCALE)
+
     def _scores(self, d: Descriptor) -> np.ndarray:
         """Coarse similarity of d to every reference, shape (references,)."""
-        grey = self._coarse @ d.coarse
-        msd = (self._chroma_sq + float(d.chroma @ d.chroma) - 2 * (self._chroma @ d.chroma)) / d.chroma.size
-        return (1 - CHROMA_WEIGHT) * grey + CHROMA_WEIGHT * np.exp(-np.maximum(msd, 0) / CHROMA_SCALE)
+        return (1 - CHROMA_WEIGHT) * (self._coarse @ d.coarse) + CHROMA_WEIGHT * self._colour(d)
 
     def _build_families(self, descs: Sequence[Descriptor]) -> None:
         """Group references of different cards that look alike (transitively) into families."""
@@ -105,12 +110,16 @@ class Deck:
                 continue
             flips, asymmetry = _common_way_up(np.stack([descs[j].asymmetry() for j in members]))
             images = [self.images[j][::-1, ::-1] if f else self.images[j] for j, f in zip(members, flips, strict=True)]
+            template = np.mean([align_image(im) for im in images], axis=0).astype(np.float32)
+            images = [align_to(im, template) for im in images]  # photos: outlines are never exact
+            template = np.mean([align_image(im) for im in images], axis=0).astype(np.float32)
             fine = np.stack([fine_vector(im) for im in images])
-            mean = fine.mean(axis=0)
-            residuals = fine - mean
+            cards = np.array(sorted({int(self._ref_card[j]) for j in members}))
+            per_card = np.stack([np.median(fine[self._ref_card[members] == c], axis=0) for c in cards])
+            mean = per_card.mean(axis=0)
+            residuals = per_card - mean
             residuals /= np.maximum(np.linalg.norm(residuals, axis=1, keepdims=True), 1e-6)
-            template = np.mean([align_image(im) for im in images], axis=0)
-            family = _Family(np.array(members), template.astype(np.float32), asymmetry, mean, residuals)
+            family = _Family(np.array(members), template, asymmetry, mean, cards, residuals)
             for j, f in zip(members, flips, strict=True):
                 self._family_of[j] = family
                 self._turned_in_family[j] = f
@@ -125,8 +134,12 @@ class Deck:
             return np.ascontiguousarray(image[::-1, ::-1])
         return image
 
-    def match(self, image: np.ndarray) -> Match:
-        """Find the best card for a canonical card image, trying it upright and turned 180°."""
+    def match(self, image: np.ndarray, fine_above: float = -np.inf) -> Match:
+        """Find the best card for a canonical card image, trying it upright and turned 180°.
+
+        Among near-twins the fine stage decides; it is skipped (fine_margin 0) when the coarse
+        score is below fine_above, as such a card is refused anyway.
+        """
         d = describe(image)
         both = np.stack([self._scores(d), self._scores(d.turned())])
         turn, best = np.unravel_index(int(np.argmax(both)), both.shape)
@@ -135,31 +148,39 @@ class Deck:
         np.maximum.at(card_best, self._ref_card, both.max(axis=0))
         family = self._family_of[best]
         card, fine_margin = int(self._ref_card[best]), None
-        if family is not None:
+        if family is not None and best_score < fine_above:
+            fine_margin = 0.0
+            card_best[self._ref_card[family.members]] = -np.inf
+        elif family is not None:
             flip = bool(d.asymmetry() @ family.asymmetry < 0)
-            card, fine_margin, ref = self._within_family(family, image[::-1, ::-1] if flip else image)
-            turn = flip != bool(self._turned_in_family[ref])
+            card, fine_margin = self._within_family(family, image[::-1, ::-1] if flip else image,
+                                                    self._family_colour(family, d, flip))
+            turn = flip  # relative to the way up the family's first reference lies
             card_best[self._ref_card[family.members]] = -np.inf
         else:
             card_best[card] = -np.inf
         other = float(card_best.max()) if np.isfinite(card_best).any() else -1.0
         return Match(self.cards[card], best_score, best_score - other, fine_margin, bool(turn))
 
-    def _within_family(self, family: _Family, image: np.ndarray) -> tuple[int, float, int]:
+    def _family_colour(self, family: _Family, d: Descriptor, flip: bool) -> np.ndarray:
+        """Best colour similarity of the card to each of the family's cards (rows of residuals)."""
+        colour = np.stack([self._colour(d), self._colour(d.turned())])
+        way = np.array([flip != bool(self._turned_in_family[j]) for j in family.members], int)
+        per_ref = colour[way, family.members]
+        cards = self._ref_card[family.members]
+        return np.array([per_ref[cards == c].max() for c in family.cards])
+
+    def _within_family(self, family: _Family, image: np.ndarray, colour: np.ndarray) -> tuple[int, float]:
         """Pick among near-twins by what sets them apart, after aligning the card to their template.
 
-        Returns the card index, its fine margin over the runner-up card, and the best reference.
+        Fine grey detail (letters, numbers) decides, helped by colour (a #1 and a #2 blue card
+        share a layout but not a colour). Returns the card index and its margin over the runner-up.
         """
         residual = fine_vector(align_to(image, family.template)) - family.mean
         residual /= max(float(np.linalg.norm(residual)), 1e-6)
-        scores = family.residuals @ residual
-        per_card: dict[int, tuple[float, int]] = {}
-        for j, s in zip(family.members, scores, strict=True):
-            card = int(self._ref_card[j])
-            if card not in per_card or s > per_card[card][0]:
-                per_card[card] = (float(s), int(j))
-        ranked = sorted(per_card.items(), key=lambda kv: -kv[1][0])
-        return ranked[0][0], ranked[0][1][0] - ranked[1][1][0], ranked[0][1][1]
+        scores = family.residuals @ residual + FAMILY_COLOUR_WEIGHT * colour
+        order = np.argsort(-scores)
+        return int(family.cards[order[0]]), float(scores[order[0]] - scores[order[1]])
 
 
 def _common_way_up(asymmetry: np.ndarray) -> tuple[list[bool], np.ndarray]:

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-CARD_ASPECT = 88.0 / 63.0  # long side / short side of a card
 WORK_SCALE = 0.5  # detection runs on a half-size frame: enough for outlines, 4x fewer pixels
 CANNY_LOW, CANNY_HIGH = 20, 50  # grey-level gradients: a card's edge is a step of 50+ levels
 MIN_CARD_SHARE = 0.012  # smallest card area as a share of the frame (camera at most ~1.3 m up)
@@ -97,26 +96,8 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     return refined if np.abs(refined - quad).max() < 0.1 * cv2.arcLength(quad.astype(np.float32), True) else quad
 
 
-def square_up(quad: np.ndarray, seam: int) -> np.ndarray:
-    """Redraw the seam side (corners seam, seam+1) of a card cut from a pair to the card's true shape.
-
-    The far side and the two sides leading to the seam lie on the pair's outline and are exact;
-    only the seam is a guess, so it is moved along those sides to give the card its 63:88 shape.
-    """
-    q = quad.copy()
-    i, j = seam % 4, (seam + 1) % 4
-    far_i, far_j = q[(seam + 3) % 4], q[(seam + 2) % 4]
-    far = float(np.linalg.norm(far_i - far_j))
-    side = (np.linalg.norm(q[i] - far_i) + np.linalg.norm(q[j] - far_j)) / 2
-    length = far / CARD_ASPECT if far > side else far * CARD_ASPECT
-    for k, f in ((i, far_i), (j, far_j)):
-        direction = q[k] - f
-        q[k] = f + direction / max(float(np.linalg.norm(direction)), 1e-6) * length
-    return q
-
-
 def _split(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Cut a quad in two across its long sides' midpoints, each half squared up to a card."""
+    """Cut a quad in two across its long sides' midpoints."""
     q = quad if np.linalg.norm(quad[1] - quad[0]) >= np.linalg.norm(quad[2] - quad[1]) else np.roll(quad, -1, axis=0)
     m01, m23 = (q[0] + q[1]) / 2, (q[2] + q[3]) / 2
     return np.array([q[0], m01, m23, q[3]]), np.array([m01, q[1], q[2], m23])
@@ -151,20 +132,20 @@ def _rectangular(contour: np.ndarray, frame_area: float) -> Candidate | None:
     return None
 
 
-def _cut_at_seam(contour: np.ndarray) -> tuple[list[np.ndarray], tuple[np.ndarray, np.ndarray]]:
+def _cut_at_seam(contour: np.ndarray) -> list[np.ndarray]:
     """Cut a blob along the line joining its two deepest dents; returns the pieces."""
     hull = cv2.convexHull(contour, returnPoints=False)
     try:
         defects = cv2.convexityDefects(contour, hull)
     except cv2.error:  # self-intersecting outlines make OpenCV refuse: no seam to cut
-        return [], (np.zeros(2), np.zeros(2))
+        return []
     if defects is None or len(defects) < 2:
-        return [], (np.zeros(2), np.zeros(2))
+        return []
     defects = defects.reshape(-1, 4)  # OpenCV 4 gives (n, 1, 4), OpenCV 5 (n, 4)
     size = np.sqrt(cv2.contourArea(contour))
     deep = defects[defects[:, 3] / 256.0 > SEAM_DEPTH * size]
     if len(deep) < 2:
-        return [], (np.zeros(2), np.zeros(2))
+        return []
     top = deep[np.argsort(-deep[:, 3])][:2]
     a, b = (tuple(int(v) for v in contour[d[2], 0]) for d in top)
     x, y, w, h = cv2.boundingRect(contour)
@@ -172,29 +153,20 @@ def _cut_at_seam(contour: np.ndarray) -> tuple[list[np.ndarray], tuple[np.ndarra
     cv2.drawContours(piece, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
     cv2.line(piece, (a[0] + 1 - x, a[1] + 1 - y), (b[0] + 1 - x, b[1] + 1 - y), 0, 2)
     pieces, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x - 1, y - 1))
-    return [p for p in pieces if cv2.contourArea(p) > 0.25 * size * size], (np.array(a, float), np.array(b, float))
-
-
-def _seam_side(quad: np.ndarray, a: np.ndarray, b: np.ndarray) -> int:
-    """Index of the quad side lying along the cut line a-b."""
-    ab = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
-    mids = (quad + np.roll(quad, -1, axis=0)) / 2
-    dist = np.abs(np.cross(ab, mids - a))
-    return int(np.argmin(dist))
+    return [p for p in pieces if cv2.contourArea(p) > 0.25 * size * size]
 
 
 def _analyse(contour: np.ndarray, frame_area: float) -> Candidate | None:
-    """All the ways a blob can be read as cards: whole, halved, or cut at a seam between two."""
-    hyps: list[tuple[np.ndarray, ...]] = []
+    """All the ways a blob can be read as cards, likeliest first: whole, cut at a seam, halved."""
     whole = _rectangular(contour, frame_area)
-    if whole is not None:
-        hyps.extend(whole.hypotheses)
-    pieces, (a, b) = _cut_at_seam(contour)
+    hyps = [h for h in whole.hypotheses if len(h) == 1] if whole is not None else []
+    pieces = _cut_at_seam(contour)
     if len(pieces) == 2:
         singles = [_rectangular(p, frame_area) for p in pieces]
         if all(c is not None and len(c.hypotheses[0]) == 1 for c in singles):
-            quads = [c.hypotheses[0][0] for c in singles]
-            hyps.append(tuple(quads))
+            hyps.append(tuple(c.hypotheses[0][0] for c in singles))
+    if whole is not None:
+        hyps.extend(h for h in whole.hypotheses if len(h) == 2)
     return Candidate(tuple(hyps)) if hyps else None
 
 

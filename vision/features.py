@@ -21,6 +21,7 @@ CHROMA_GRID = (8, 11)  # (w, h) colour cells: what colour each part of the card 
 FINE_GRID = (60, 84)  # (w, h) grey cells: letters on the set-up and blue bonus cards
 COARSE_BLUR = 0.8  # cells; smooths aliasing and small misplacements of the outline
 FINE_BLUR = 1.0  # cells; a letter stroke is about two cells wide at this grid
+FINE_SURROUND = 5.0  # cells; detail finer than this is kept: letters, not light falling off
 ALIGN_SIZE = (63, 88)  # (w, h) px: 1 px per mm is enough to lock onto a card's layout
 ALIGN_CRITERIA = (3, 20, 1e-3)  # ECC stops after 20 steps or when a step moves < 1e-3 (COUNT|EPS)
 CHROMA_EPS = 30.0  # grey levels added to the intensity so dark, noisy cells carry little colour
@@ -95,7 +96,8 @@ def fine_vector(card: np.ndarray) -> np.ndarray:
     inner = _inner(card)
     grey = inner if inner.ndim == 2 else cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
     small = cv2.resize(grey.astype(np.float32), FINE_GRID, interpolation=cv2.INTER_AREA)
-    return _unit(cv2.GaussianBlur(small, (0, 0), FINE_BLUR))
+    detail = cv2.GaussianBlur(small, (0, 0), FINE_BLUR) - cv2.GaussianBlur(small, (0, 0), FINE_SURROUND)
+    return _unit(detail)
 
 
 def describe(card: np.ndarray) -> Descriptor:

@@ -14,6 +14,7 @@ from vision.features import order_corners, warp_card
 MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (back, other game)
 MIN_MARGIN = 0.10  # best minus runner-up card: below it two cards are too alike to choose
 MIN_FINE_MARGIN = 0.10  # among near-twins (set-up cards): the letters must clearly pick one
+SURE_SCORE = 0.80  # a hypothesis whose cards all score this high is not worth challenging
 CONFIDENT_SCORE = 0.85  # similarity at which a card reads as a sure match (confidence 1)
 CONFIDENT_MARGIN = 0.30  # margin at which a card reads as a sure match
 
@@ -76,14 +77,18 @@ class CardReader:
 
     def read_quad(self, frame: np.ndarray, corners: np.ndarray) -> CardReading:
         """Name the card whose outline has these 4 corners (any order) in a BGR frame."""
+        return self._read_quad(frame, corners)[0]
+
+    def _read_quad(self, frame: np.ndarray, corners: np.ndarray) -> tuple[CardReading, float]:
         quad = order_corners(corners)
-        match = self.deck.match(warp_card(frame, quad))
+        match = self.deck.match(warp_card(frame, quad), fine_above=MIN_SCORE)
         accept, confidence = judge(match)
         if match.turned:
             quad = np.roll(quad, 2, axis=0)
         card = match.card if accept else None
-        return CardReading(card, confidence, tuple((float(x), float(y)) for x, y in quad),
-                           setup_letters(card) if card else None)
+        reading = CardReading(card, confidence, tuple((float(x), float(y)) for x, y in quad),
+                              setup_letters(card) if card else None)
+        return reading, match.score
 
     def read(self, frame: np.ndarray) -> FrameReading:
         """Find and name every card in a BGR frame (picamera2 "RGB888" is BGR in memory)."""
@@ -91,20 +96,17 @@ class CardReader:
         detection = detect(frame)
         cards: list[CardReading] = []
         for candidate in detection.candidates:
-            best: list[CardReading] | None = None
+            best, best_key = [], (False, -np.inf)
             for hypothesis in candidate.hypotheses:
-                readings = [self.read_quad(frame, q) for q in hypothesis]
-                if best is None or _better(readings, best):
-                    best = readings
-            cards.extend(best or [])
+                read = [self._read_quad(frame, q) for q in hypothesis]
+                named = all(r.card is not None for r, _ in read)
+                key = (named, float(np.mean([s for _, s in read])))
+                if key > best_key:
+                    best, best_key = [r for r, _ in read], key
+                if named and min(s for _, s in read) >= SURE_SCORE:
+                    break  # hypotheses come likeliest first: a sure reading needs no rival
+            cards.extend(best)
         return FrameReading(tuple(cards), detection.clutter)
-
-
-def _better(a: list[CardReading], b: list[CardReading]) -> bool:
-    """Prefer the hypothesis with more named cards, then the higher mean confidence."""
-    key_a = (sum(r.card is not None for r in a) == len(a), np.mean([r.confidence for r in a]))
-    key_b = (sum(r.card is not None for r in b) == len(b), np.mean([r.confidence for r in b]))
-    return key_a > key_b
 
 
 def _check_frame(frame: np.ndarray) -> None:

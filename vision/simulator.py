@@ -281,3 +281,20 @@ def simulate_frame(faces: Sequence[np.ndarray], rng: np.random.Generator | rando
     g = as_generator(rng)
     scene = random_scene(faces, g, conditions, labels=labels, touching=touching, background=background)
     return SimulatedFrame(scene.render(g), scene.placements)
+
+
+def pair_up(placements: Sequence[Placement], readings: Sequence) -> tuple[list, list]:
+    """Pair each placement with the reading whose outline centre lies on it (or None).
+
+    Readings are anything with .corners; returns (pairs, extras): pairs of (placement, reading or
+    None) and the readings that lie on no placement. For grading a reader against the truth.
+    """
+    free = list(readings)
+    pairs = []
+    for p in placements:
+        centre, size = p.corners.mean(axis=0), float(np.linalg.norm(p.corners[0] - p.corners[2]))
+        hit = next((r for r in free if np.linalg.norm(np.mean(r.corners, axis=0) - centre) < 0.25 * size), None)
+        if hit is not None:
+            free.remove(hit)
+        pairs.append((p, hit))
+    return pairs, free
