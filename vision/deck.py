@@ -34,6 +34,7 @@ class Match:
     margin: float  # score minus the best score of a card outside its family of near-twins
     fine_margin: float | None  # within the family: fine score of the best minus the runner-up
     turned: bool  # True when the card lies upside down relative to its reference
+    detail: float | None = None  # fine-detail correlation with the named card once aligned (-1..1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,6 +46,7 @@ class _Family:
     asymmetry: np.ndarray  # mean asymmetry: tells which way round a card lies
     mean: np.ndarray  # mean fine vector
     cards: np.ndarray  # card index of each row of residuals
+    fine: np.ndarray  # (cards, fine) each card's own fine vector (median over its references)
     residuals: np.ndarray  # (cards, fine) unit vectors: what sets each twin apart
 
 
@@ -64,6 +66,7 @@ class Deck:
         self._coarse = np.stack([d.coarse for d in descs])
         self._chroma = np.stack([d.chroma for d in descs])
         self._chroma_sq = (self._chroma**2).sum(axis=1)
+        self._fine = np.stack([d.fine for d in descs])
         self._family_of: list[_Family | None] = [None] * len(refs)
         self._turned_in_family = np.zeros(len(refs), bool)
         self._build_families(descs)
@@ -119,7 +122,7 @@ class Deck:
             mean = per_card.mean(axis=0)
             residuals = per_card - mean
             residuals /= np.maximum(np.linalg.norm(residuals, axis=1, keepdims=True), 1e-6)
-            family = _Family(np.array(members), template, asymmetry, mean, cards, residuals)
+            family = _Family(np.array(members), template, asymmetry, mean, cards, per_card, residuals)
             for j, f in zip(members, flips, strict=True):
                 self._family_of[j] = family
                 self._turned_in_family[j] = f
@@ -147,20 +150,24 @@ class Deck:
         card_best = np.full(len(self._card_index), -np.inf)
         np.maximum.at(card_best, self._ref_card, both.max(axis=0))
         family = self._family_of[best]
-        card, fine_margin = int(self._ref_card[best]), None
+        card, fine_margin, detail = int(self._ref_card[best]), None, None
         if family is not None and best_score < fine_above:
             fine_margin = 0.0
             card_best[self._ref_card[family.members]] = -np.inf
         elif family is not None:
             flip = bool(d.asymmetry() @ family.asymmetry < 0)
-            card, fine_margin = self._within_family(family, image[::-1, ::-1] if flip else image,
-                                                    self._family_colour(family, d, flip))
+            card, fine_margin, detail = self._within_family(family, image[::-1, ::-1] if flip else image,
+                                                            self._family_colour(family, d, flip))
             turn = flip  # relative to the way up the family's first reference lies
             card_best[self._ref_card[family.members]] = -np.inf
         else:
+            if best_score >= fine_above:
+                query = image[::-1, ::-1] if turn else image
+                aligned = align_to(query, align_image(self.images[best]))
+                detail = float(fine_vector(aligned) @ self._fine[best])
             card_best[card] = -np.inf
         other = float(card_best.max()) if np.isfinite(card_best).any() else -1.0
-        return Match(self.cards[card], best_score, best_score - other, fine_margin, bool(turn))
+        return Match(self.cards[card], best_score, best_score - other, fine_margin, bool(turn), detail)
 
     def _family_colour(self, family: _Family, d: Descriptor, flip: bool) -> np.ndarray:
         """Best colour similarity of the card to each of the family's cards (rows of residuals)."""
@@ -170,17 +177,21 @@ class Deck:
         cards = self._ref_card[family.members]
         return np.array([per_ref[cards == c].max() for c in family.cards])
 
-    def _within_family(self, family: _Family, image: np.ndarray, colour: np.ndarray) -> tuple[int, float]:
+    def _within_family(self, family: _Family, image: np.ndarray,
+                       colour: np.ndarray) -> tuple[int, float, float]:
         """Pick among near-twins by what sets them apart, after aligning the card to their template.
 
         Fine grey detail (letters, numbers) decides, helped by colour (a #1 and a #2 blue card
-        share a layout but not a colour). Returns the card index and its margin over the runner-up.
+        share a layout but not a colour). Returns the card index, its margin over the runner-up,
+        and how well its fine detail matches that card's.
         """
-        residual = fine_vector(align_to(image, family.template)) - family.mean
+        fine = fine_vector(align_to(image, family.template))
+        residual = fine - family.mean
         residual /= max(float(np.linalg.norm(residual)), 1e-6)
         scores = family.residuals @ residual + FAMILY_COLOUR_WEIGHT * colour
         order = np.argsort(-scores)
-        return int(family.cards[order[0]]), float(scores[order[0]] - scores[order[1]])
+        return (int(family.cards[order[0]]), float(scores[order[0]] - scores[order[1]]),
+                float(fine @ family.fine[order[0]]))
 
 
 def _common_way_up(asymmetry: np.ndarray) -> tuple[list[bool], np.ndarray]:

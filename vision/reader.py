@@ -14,6 +14,7 @@ from vision.features import order_corners, warp_card
 MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (back, other game)
 MIN_MARGIN = 0.10  # best minus runner-up card: below it two cards are too alike to choose
 MIN_FINE_MARGIN = 0.10  # among near-twins (set-up cards): the letters must clearly pick one
+MIN_DETAIL = 0.75  # fine-detail correlation once aligned: true cards 0.95+, other games' cards < 0.45
 SURE_SCORE = 0.80  # a hypothesis whose cards all score this high is not worth challenging
 CONFIDENT_SCORE = 0.85  # similarity at which a card reads as a sure match (confidence 1)
 CONFIDENT_MARGIN = 0.30  # margin at which a card reads as a sure match
@@ -58,15 +59,15 @@ def _ramp(value: float, low: float, high: float) -> float:
 
 def judge(match: Match) -> tuple[bool, float]:
     """Decide whether a match is sure enough to name, and its confidence in 0..1."""
-    margin = match.margin if match.fine_margin is None else min(match.margin, match.fine_margin * 3)
-    floor = MIN_MARGIN if match.fine_margin is None else MIN_MARGIN
-    accept = match.score >= MIN_SCORE and match.margin >= floor
-    if match.fine_margin is not None:
-        accept = accept and match.fine_margin >= MIN_FINE_MARGIN
-    strength = min(_ramp(match.score, MIN_SCORE, CONFIDENT_SCORE), _ramp(margin, MIN_MARGIN, CONFIDENT_MARGIN))
-    confidence = 0.5 + 0.5 * strength if accept else 0.5 * min(
-        _ramp(match.score, 0.0, MIN_SCORE), _ramp(match.margin, 0.0, MIN_MARGIN))
-    return accept, min(confidence, 1.0 if accept else 0.49)
+    accept = match.score >= MIN_SCORE and match.margin >= MIN_MARGIN
+    accept = accept and (match.fine_margin is None or match.fine_margin >= MIN_FINE_MARGIN)
+    accept = accept and (match.detail is None or match.detail >= MIN_DETAIL)
+    margin = match.margin if match.fine_margin is None else min(match.margin, 3 * match.fine_margin)
+    if accept:
+        sure = min(_ramp(match.score, MIN_SCORE, CONFIDENT_SCORE), _ramp(margin, MIN_MARGIN, CONFIDENT_MARGIN))
+        return True, 0.5 + 0.5 * sure
+    unsure = min(_ramp(match.score, 0.0, MIN_SCORE), _ramp(margin, 0.0, MIN_MARGIN))
+    return False, min(0.49, 0.5 * unsure)
 
 
 class CardReader:
