@@ -24,6 +24,7 @@ QUAD_FIT = 0.92  # hull area / fitted-quad area below which the blob is not four
 ONE_CARD_ASPECT = (1.15, 1.75)  # long/short side of one card (1.40) or two along long edges (1.43)
 TWO_CARD_ASPECT = (2.3, 3.3)  # two cards end to end (2.79)
 SEAM_DEPTH = 0.015  # dent depth, as a share of the blob's size, that may mark a seam between cards
+REACH_SHARE = 0.08  # an outline this long (share of frame width) crossing the frame edge is an arm
 CLUTTER_SHARE = 0.004  # a smaller blob is a crumb or a speck of glare, not a hand
 
 
@@ -45,16 +46,26 @@ class Detection:
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 
 
-def foreground(small: np.ndarray) -> np.ndarray:
-    """Mask (uint8 0/255) of what stands out from the table: regions closed by strong edges."""
+def foreground(small: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Mask (uint8 0/255) of what stands out from the table: regions closed by strong edges.
+
+    Also tells whether something big reaches in over the frame's edge (an arm, a hand): its
+    outline cannot close inside the frame, so it is no region, but it is in the way all the same.
+    """
     grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     edges = cv2.Canny(grey, CANNY_LOW, CANNY_HIGH)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    h, w = edges.shape
+    reaching_in = False
+    for c in contours:
+        x, y, cw, ch = cv2.boundingRect(c)
+        at_edge = x <= 1 or y <= 1 or x + cw >= w - 1 or y + ch >= h - 1
+        reaching_in = reaching_in or (at_edge and max(cw, ch) >= REACH_SHARE * w)
     mask = np.zeros_like(edges)
     cv2.drawContours(mask, contours, -1, 255, -1)
     mask = cv2.erode(mask, np.ones((3, 3), np.uint8))  # undo the dilation: outlines back in place
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN_KERNEL)  # cut off thin spurs of table texture
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN_KERNEL), reaching_in  # open: cut texture spurs
 
 
 def _quad(points: np.ndarray) -> np.ndarray | None:
@@ -78,7 +89,8 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
         ab = b - a
         length = float(np.linalg.norm(ab))
         t = (pts - a) @ ab / (length**2)
-        dist = np.abs(np.cross(ab, pts - a)) / length
+        rel = pts - a
+        dist = np.abs(ab[0] * rel[:, 1] - ab[1] * rel[:, 0]) / length
         near = pts[(t > 0.15) & (t < 0.85) & (dist < max(2.0, 0.02 * length))]
         if len(near) < 5:
             return quad
@@ -174,11 +186,10 @@ def detect(frame: np.ndarray) -> Detection:
     """Find card candidates in a BGR frame; corners come back in full-frame pixels."""
     h, w = frame.shape[:2]
     small = cv2.resize(frame, (round(w * WORK_SCALE), round(h * WORK_SCALE)), interpolation=cv2.INTER_AREA)
-    mask = foreground(small)
+    mask, clutter = foreground(small)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     frame_area = float(mask.shape[0] * mask.shape[1])
     found: list[Candidate] = []
-    clutter = False
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < MIN_CARD_SHARE * frame_area:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.cards import setup_letters
@@ -123,5 +124,5 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
     quads = [h[0] for c in detect(frame).candidates for h in c.hypotheses if len(h) == 1]
     if not quads:
         return None
-    areas = [abs(float(np.cross(q[2] - q[0], q[3] - q[1]))) for q in quads]
+    areas = [abs(cv2.contourArea(q.astype(np.float32))) for q in quads]
     return order_corners(quads[int(np.argmax(areas))])

@@ -1,0 +1,103 @@
+"""`tucana cards enroll|classify|render` through the real command line (web.cli.main)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.render import WOODCUT, render_card
+from vision.simulator import Conditions, simulate_frame
+from web.cli import EXIT_REFUSED, main
+
+CALM = Conditions(glare=0.0, motion_blur=0.0, blur_sigma=(0.0, 0.6))
+
+
+@pytest.fixture()
+def photos(tmp_path: Path) -> dict[str, Path]:
+    """Photos of cards drawn in the second style, which the built-in deck does not know."""
+    rng = np.random.default_rng(21)
+    out = {}
+    for name, cards in {"desert-1": ["desert"], "desert-2": ["desert"], "setup-1": ["setup-09"],
+                        "setup-2": ["setup-09"], "other-setup": ["setup-02"],
+                        "pair": ["setup-09", "desert"]}.items():
+        frame = simulate_frame([render_card(c, WOODCUT) for c in cards], rng, CALM, labels=cards)
+        out[name] = tmp_path / f"{name}.jpg"
+        cv2.imwrite(str(out[name]), frame.image)
+    out["broken"] = tmp_path / "broken.jpg"
+    out["broken"].write_bytes(b"\xff\xd8 not really a jpeg")
+    return out
+
+
+def _lines(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_enroll_then_classify_round_trip(tmp_path: Path, photos, capsys) -> None:
+    deck = tmp_path / "deck"
+    assert main(["cards", "enroll", "--deck", str(deck), "--card", "desert",
+                 str(photos["desert-1"]), str(photos["desert-2"])]) == 0
+    assert main(["cards", "enroll", "--deck", str(deck), "--card", "setup-09",
+                 str(photos["setup-1"]), str(photos["setup-2"])]) == 0
+    assert main(["cards", "enroll", "--deck", str(deck), "--card", "setup-02", str(photos["other-setup"])]) == 0
+    manifest = json.loads((deck / "manifest.json").read_text())
+    assert {k: len(v) for k, v in manifest["cards"].items()} == {"desert": 2, "setup-09": 2, "setup-02": 1}
+    capsys.readouterr()
+
+    assert main(["cards", "classify", "--deck", str(deck), str(photos["pair"])]) == 0
+    (line,) = _lines(capsys.readouterr().out)
+    assert line["image"] == str(photos["pair"])
+    assert sorted(c["card"] for c in line["cards"]) == ["desert", "setup-09"]
+    for card in line["cards"]:
+        assert set(card) == {"card", "confidence", "corners"}
+        assert 0.5 <= card["confidence"] <= 1.0
+        assert len(card["corners"]) == 4 and all(len(p) == 2 for p in card["corners"])
+
+
+def test_built_in_deck_refuses_other_art(photos, capsys) -> None:
+    assert main(["cards", "classify", str(photos["pair"])]) == 0
+    (line,) = _lines(capsys.readouterr().out)
+    assert len(line["cards"]) >= 2 and all(c["card"] is None for c in line["cards"])
+
+
+def test_unreadable_image_exits_2_but_reads_the_others(photos, capsys) -> None:
+    code = main(["cards", "classify", str(photos["broken"]), str(photos["desert-1"]), "/no/such.png"])
+    out, err = capsys.readouterr()
+    assert code == EXIT_REFUSED
+    assert [line["image"] for line in _lines(out)] == [str(photos["desert-1"])]
+    assert "broken.jpg" in err and "/no/such.png" in err and "Traceback" not in err
+
+
+def test_enroll_refuses_bad_input_and_keeps_what_it_had(tmp_path: Path, photos, capsys) -> None:
+    deck = tmp_path / "deck"
+    assert main(["cards", "enroll", "--deck", str(deck), "--card", "joker", str(photos["desert-1"])]) == EXIT_REFUSED
+    assert not (deck / "manifest.json").exists()
+    code = main(["cards", "enroll", "--deck", str(deck), "--card", "desert",
+                 str(photos["desert-1"]), str(photos["broken"])])
+    assert code == EXIT_REFUSED
+    assert json.loads((deck / "manifest.json").read_text())["cards"] == {"desert": ["cards/desert-001.png"]}
+    assert "broken.jpg" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("manifest", ["{not json", '{"format": "other", "cards": {}}',
+                                      '{"format": "tucana-deck", "version": 1, "cards": {"joker": []}}'])
+def test_broken_deck_folder_exits_2(tmp_path: Path, photos, capsys, manifest: str) -> None:
+    (tmp_path / "manifest.json").write_text(manifest)
+    assert main(["cards", "classify", "--deck", str(tmp_path), str(photos["desert-1"])]) == EXIT_REFUSED
+    assert "manifest" in capsys.readouterr().err
+
+
+def test_missing_deck_folder_exits_2(tmp_path: Path, photos, capsys) -> None:
+    assert main(["cards", "classify", "--deck", str(tmp_path / "nothing"), str(photos["desert-1"])]) == EXIT_REFUSED
+    assert "not a deck folder" in capsys.readouterr().err
+
+
+def test_render_writes_the_printable_deck(tmp_path: Path, capsys) -> None:
+    assert main(["cards", "render", str(tmp_path / "print")]) == 0
+    files = sorted(p.name for p in (tmp_path / "print").iterdir())
+    assert len(files) == 34 and "setup-13.png" in files and "back.png" in files
+    image = cv2.imread(str(tmp_path / "print" / "blue-A1.png"))
+    assert image.shape[:2] == (1039, 744)  # 63x88 mm at 300 dpi
