@@ -20,7 +20,8 @@ Public API (stable; the scanner in hardware/ builds on it):
     builtin_deck()                     # every card ID in our own art (cached; nothing on disk)
     Deck([(card_id, image_bgr), ...])  # any reference images, several per card allowed
 
-    from vision.store import load_deck, enroll   # deck folders: manifest.json + card images
+    from vision.reader import find_card   # corners of the largest card in a frame (enrolment)
+    from vision.store import load_deck, enroll, read_image   # deck folders: manifest.json + images
     from vision.cards import CARD_IDS, setup_letters, blue_points   # contract-2 card IDs
     from vision.render import render_card, render_back, STANDARD, WOODCUT
 
@@ -29,6 +30,11 @@ Public API (stable; the scanner in hardware/ builds on it):
     frame = scene.render(rng)          # a new frame of the same table (fresh noise, JPEG)
     scene.with_hand(rng)               # the same table with a hand over it
     simulate_frame(faces, rng, labels=ids) -> SimulatedFrame(image, placements)
+    pair_up(placements, reading.cards) -> (pairs, extras)   # grade readings against the truth
+    from vision.props import Background, render_background, foreign_card, random_back
+
+Tunable thresholds are named constants with their unit and reason at the top of detect.py
+(outlines), deck.py (matching) and reader.py (when to name a card).
 
 Errors: bad frames and bad images raise ValueError (the CLI turns them into exit code 2);
 a bad deck folder raises vision.store.DeckFolderError (a ValueError).
