@@ -98,6 +98,24 @@ def add_reference(folder: str | os.PathLike, card: str, card_image: np.ndarray) 
     return name
 
 
+def remove_references(folder: str | os.PathLike, card: str | None = None) -> int:
+    """Remove every image of one card (None: of all cards) from a deck folder; returns how many."""
+    if card is not None and not is_card_id(card):
+        raise DeckFolderError(f"unknown card ID {card!r}")
+    root = Path(folder)
+    cards = read_manifest(root)
+    gone = [name for c, files in cards.items() if card in (None, c) for name in files]
+    if not (root / MANIFEST).is_file():
+        return 0
+    _write_manifest(root, {c: files for c, files in cards.items() if card not in (None, c)})
+    inside = root.resolve()
+    for name in gone:  # after the manifest: a crash leaves stray files, never missing ones
+        path = (root / name).resolve()
+        if path.is_relative_to(inside):  # a hand-edited manifest never deletes outside the folder
+            path.unlink(missing_ok=True)
+    return len(gone)
+
+
 def _write_manifest(root: Path, cards: dict[str, list[str]]) -> None:
     """Write the manifest atomically, so a crash never leaves half a file."""
     text = json.dumps({"format": FORMAT, "version": VERSION, "cards": cards}, indent=1, sort_keys=True)
