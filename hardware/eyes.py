@@ -8,6 +8,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from vision.deck import Deck
 from vision.reader import CardReader, FrameReading
 from vision.reader import CardReading as VisionCardReading
 
@@ -88,6 +89,15 @@ class VisionEyes:
         self._last_read_at = float("-inf")
         self._votes: list[tuple[str, ...]] = []
         self._look = Look((), ())
+
+    def use_deck(self, deck: Deck) -> None:
+        """Read against another reference deck from the next frame on (safe from any thread).
+
+        The new reader is built whole and then assigned in one step, so the scanner's look()
+        runs either on the old deck or on the new one, never on half of each.
+        """
+        self.reader = CardReader(deck)
+        self._last_read_at = float("-inf")  # a settled table is read again against the new deck
 
     @property
     def settled(self) -> bool:

@@ -16,13 +16,15 @@ import logging
 import random
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from companion.errors import HardwareError
+from companion.errors import ConflictError, HardwareError
 from companion.moves import Entry, entry_to_dict
+from companion.state import Phase
 from companion.table import Accepted, Table
 from hardware.camera import open_camera
 from hardware.config import (
@@ -37,6 +39,7 @@ from hardware.config import (
 )
 from hardware.controls import Controls
 from hardware.desk import Desk
+from hardware.enroll import OwnerDeck, check_card_id
 from hardware.eyes import Eyes, VisionEyes
 from hardware.scanner import Scanner
 from hardware.speech import Speaker, make_speaker
@@ -52,7 +55,8 @@ class Rig:
     """Camera, scanner, controls, speech and the desk, started and closed together."""
 
     def __init__(self, *, spec: CameraSpec, table: Table, desk: Desk, controls: Controls,
-                 speaker: Speaker, scanner: Scanner | None, virtual: VirtualTable | None) -> None:
+                 speaker: Speaker, scanner: Scanner | None, virtual: VirtualTable | None,
+                 owner_deck: OwnerDeck | None = None) -> None:
         self.spec = spec
         self.table = table
         self.desk = desk
@@ -60,6 +64,7 @@ class Rig:
         self.speaker = speaker
         self.scanner = scanner
         self.virtual = virtual
+        self.owner_deck = owner_deck  # the owner's enrolled deck folder; None: enrollment is off
         self._started = False
 
     @property
@@ -169,13 +174,39 @@ class Rig:
         padded = [cv2.copyMakeBorder(c, 0, height - c.shape[0], 0, 4, cv2.BORDER_CONSTANT) for c in crops]
         return _jpeg(np.hstack(padded))
 
+    # --- the owner's deck (hardware/enroll.py) --------------------------------------------------
+    def _owner(self) -> OwnerDeck:
+        if self.owner_deck is None:
+            raise HardwareError("no deck folder: enroll with `tucana cards enroll --deck DIR --card ID IMAGE...`")
+        return self.owner_deck
+
     def enrollment(self) -> dict:
-        """Deck enrollment is not part of the rig yet: tucana cards enroll does it from images."""
-        raise HardwareError("enroll cards with `tucana cards enroll --deck DIR --card ID IMAGE...`")
+        """The owner's deck: cards enrolled, photos of each, the next card to lay."""
+        return self._owner().progress()
 
     def enroll(self, card: str) -> dict:
-        """See enrollment()."""
-        return self.enrollment()
+        """Enroll the one card under the camera now as card; the scanner reads with it from the next frame.
+
+        DeckError for an unknown ID; ConflictError during a game (the scanner would read the card
+        into it) or unless exactly one card lies in view; HardwareError without a fresh frame.
+        """
+        owner = self._owner()
+        check_card_id(card)
+        if self.table.state.phase in (Phase.SETUP, Phase.PLAYING):
+            raise ConflictError("a game is under way and the scanner would read the card into it: "
+                                "enroll cards before a new game or after the end of this one")
+        if self.scanner is None:
+            raise HardwareError("no camera: enrolling cards needs one")
+        frame = self.scanner.last_frame
+        if not self.scanner.status().camera_ok:
+            raise HardwareError("the camera is lost (reconnecting): enroll once it is back")
+        if frame is None:
+            raise HardwareError("no camera frame yet: wait a moment and try again")
+        return owner.add(card, frame)
+
+    def forget(self, card: str | None = None) -> dict:
+        """Remove one card's photos (None: every card's) from the owner's deck; built-in art reads it again."""
+        return self._owner().forget(card)
 
 
 def _jpeg(image: np.ndarray) -> bytes:
@@ -199,12 +230,15 @@ def build_rig(
     eyes: Eyes | None = None,
     virtual: VirtualTable | None = None,
     speech: bool = True,
+    deck_dir: str | Path | None = None,
 ) -> Rig:
     """Wire camera, scanner, controls, speech and desk over a table; ConfigError/HardwareError on bad setup.
 
     camera_spec: virtual|none|picamera|usb:N|folder:PATH; gpio: mock|real; language: en|fr|es.
     controls, speaker, eyes and the virtual table may be passed in (tests); otherwise gpiozero pins, espeak-ng (when
     installed and speech is True) and vision's reader are used. Nothing runs until start().
+    deck_dir: the owner's deck folder (`tucana serve`: <data_dir>/deck); the scanner reads its
+    enrolled cards by their photos, every other card by the built-in art; None: no enrollment.
     """
     spec = camera_spec if isinstance(camera_spec, CameraSpec) else parse_camera_spec(camera_spec)
     mode = gpio if isinstance(gpio, GpioMode) else parse_gpio_mode(str(gpio))
@@ -224,6 +258,9 @@ def build_rig(
     if spec.kind is not CameraKind.NONE:
         scanner = Scanner(lambda: open_camera(spec, virtual_table=virtual), eyes or VisionEyes(),
                           desk.post, name=str(spec), clock=clock)
+    owner_deck = None if deck_dir is None else OwnerDeck(deck_dir)
+    if owner_deck is not None and scanner is not None:
+        owner_deck.feed(scanner.eyes)  # enrolled cards by the owner's photos, the rest by built-in art
     return Rig(spec=spec, table=table, desk=desk, controls=controls, speaker=speaker,
-               scanner=scanner, virtual=virtual)
+               scanner=scanner, virtual=virtual, owner_deck=owner_deck)
 

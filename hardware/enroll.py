@@ -1,0 +1,209 @@
+"""The owner's own deck: photos taken by the camera into <data_dir>/deck, read against by the scanner.
+
+The reference deck is chosen card by card: a card with enrolled photos is known by those photos
+only (the owner's real printing replaces our art for it), a card not enrolled yet keeps the
+built-in art, so a deck enrolled halfway still reads every card. The folder is vision's deck
+folder (vision.store: manifest.json plus flattened card images), shared with
+`tucana cards enroll`.
+
+An enrolled photo must show exactly one card and nothing else, so a reference never holds a
+neighbour or a hand; after each change the scanner's eyes get the new deck in one assignment.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from companion.errors import CardReadError, ConflictError, DeckError
+from hardware.eyes import changed, thumbnail
+
+if TYPE_CHECKING:
+    from vision.deck import Deck
+
+log = logging.getLogger(__name__)
+
+DECK_FOLDER = "deck"  # the owner's deck inside the data folder (README, deploy/smoke/scan.py)
+MIN_FRAME_PX = 64  # shortest frame side vision reads: smaller is no camera picture
+
+
+@dataclass(frozen=True, eq=False)
+class ReferenceDeck:
+    """The deck the scanner reads against, and which of its cards come from the owner's photos."""
+
+    deck: Deck
+    photos: dict[str, int] = field(default_factory=dict)  # card ID -> photos in use; others: built-in art
+    problem: str = ""  # why some (or all) of the owner's photos are not in use
+
+
+def reference_deck(folder: str | Path) -> ReferenceDeck:
+    """The owner's photos per enrolled card plus the built-in art for every other card.
+
+    Never raises for a bad folder: a broken manifest or an unreadable photo is left out, said in
+    `problem` and logged, and the built-in art stands in, so the companion still starts and reads.
+    """
+    from vision.deck import Deck, builtin_deck
+    from vision.store import DeckFolderError, read_image, read_manifest
+
+    builtin = builtin_deck()
+    root = Path(folder)
+    try:
+        manifest = read_manifest(root)
+    except DeckFolderError as exc:
+        log.warning("owner's deck not used: %s", exc)
+        return ReferenceDeck(builtin, {}, str(exc))
+    refs: list[tuple[str, np.ndarray]] = []
+    photos: dict[str, int] = {}
+    problems: list[str] = []
+    for card, files in manifest.items():
+        for name in files:
+            try:
+                refs.append((card, read_image(root / name)))
+            except ValueError as exc:
+                problems.append(str(exc))
+                log.warning("owner's deck: %s left out", exc)
+            else:
+                photos[card] = photos.get(card, 0) + 1
+    if not refs:
+        return ReferenceDeck(builtin, {}, "; ".join(problems))
+    refs += [(card, image) for card, image in zip(builtin.labels, builtin.images, strict=True) if card not in photos]
+    return ReferenceDeck(Deck(refs, name=f"{root.name}+built-in"), photos, "; ".join(problems))
+
+
+def check_card_id(card: object) -> str:
+    """The card ID itself; DeckError when it is not one of contract 2."""
+    from vision.cards import is_card_id
+
+    if not isinstance(card, str) or not is_card_id(card):
+        raise DeckError(f"not a card ID: {card!r} (e.g. desert, blue-C2, red-yeti, setup-07)")
+    return card
+
+
+def one_card(frame: np.ndarray) -> None:
+    """Pass when the frame shows exactly one card and nothing else; else say what is wrong.
+
+    CardReadError for a frame that cannot be read; ConflictError for an empty mat, several cards
+    or something else in view (a hand), so the Mayor fixes the table and taps again.
+    """
+    from vision.detect import detect
+
+    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8 \
+            or min(frame.shape[:2]) < MIN_FRAME_PX:
+        raise CardReadError("the camera frame cannot be read: not an HxWx3 uint8 picture of a table")
+    try:
+        detection = detect(frame)
+    except ValueError as exc:
+        raise CardReadError(f"the camera frame cannot be read: {exc}") from exc
+    if detection.clutter:
+        raise ConflictError("something else is in view (a hand?): leave the card alone on the mat")
+    candidates = detection.candidates
+    if not candidates:
+        raise ConflictError("no card under the camera: lay the card alone, flat and fully in view")
+    # A blob may be one card or two touching ones: one card is the blob with a one-card reading.
+    if len(candidates) > 1 or not any(len(h) == 1 for h in candidates[0].hypotheses):
+        raise ConflictError("several cards under the camera: leave only the card to enroll")
+
+
+class OwnerDeck:
+    """The owner's deck folder: progress, a camera frame enrolled, photos forgotten (thread-safe).
+
+    on_change gets every new reference Deck (the scanner's eyes swap their reader with it).
+    """
+
+    def __init__(self, folder: str | Path, on_change: Callable[[Deck], Any] | None = None) -> None:
+        self.folder = Path(folder)
+        self.on_change = on_change
+        self._lock = threading.Lock()
+        self._current: ReferenceDeck | None = None
+        self._last: tuple[str, np.ndarray] | None = None  # card and thumbnail of the last photo taken
+
+    def feed(self, eyes: object) -> None:
+        """Have eyes (VisionEyes: anything with use_deck) read against this deck, now and after each change."""
+        use_deck = getattr(eyes, "use_deck", None)
+        if use_deck is not None:
+            use_deck(self.reference().deck)
+            self.on_change = use_deck
+
+    def reference(self) -> ReferenceDeck:
+        """The reference deck in use, loaded from the folder on first use."""
+        current = self._current
+        if current is None:
+            with self._lock:
+                if self._current is None:
+                    self._current = reference_deck(self.folder)
+                current = self._current
+        return current
+
+    def progress(self) -> dict:
+        """JSON-ready: cards enrolled with their photos in use, how many done, the next card to lay."""
+        from vision.cards import CARD_IDS
+
+        current = self.reference()
+        photos = {card: current.photos[card] for card in CARD_IDS if card in current.photos}
+        missing = [card for card in CARD_IDS if card not in photos]
+        return {
+            "folder": str(self.folder),
+            "enrolled": photos,
+            "done": len(photos),
+            "total": len(CARD_IDS),
+            "photos": sum(photos.values()),
+            "next": missing[0] if missing else None,
+            "problem": current.problem or None,
+        }
+
+    def add(self, card: str, frame: np.ndarray) -> dict:
+        """Enroll the one card in frame as card; the progress plus "card", "file" and its "photos".
+
+        Refuses (nothing written) an unknown card ID, an unreadable frame, anything but exactly one
+        card in view, and the very scene of the last photo for another card (a second tap before
+        the next card was laid).
+        """
+        from vision.store import DeckFolderError, enroll
+
+        check_card_id(card)
+        with self._lock:
+            one_card(frame)
+            thumb = thumbnail(frame)
+            last = self._last
+            if last is not None and last[0] != card and not changed(thumb, last[1]):
+                raise ConflictError(f"the camera still sees the card just enrolled as {last[0]}: "
+                                    f"lay {card} in its place first")
+            try:
+                name = enroll(self.folder, card, frame)
+            except DeckFolderError as exc:
+                raise DeckError(str(exc)) from exc
+            except ValueError as exc:
+                raise CardReadError(str(exc)) from exc
+            self._last = (card, thumb)
+            self._reload()
+        log.info("owner's deck: %s enrolled as %s", name, card)
+        progress = self.progress()
+        return {**progress, "card": card, "file": name, "card_photos": progress["enrolled"].get(card, 0)}
+
+    def forget(self, card: str | None = None) -> dict:
+        """Remove the photos of one card (None: the whole deck); the card falls back to the built-in art."""
+        from vision.store import DeckFolderError, remove_references
+
+        if card is not None:
+            check_card_id(card)
+        with self._lock:
+            try:
+                removed = remove_references(self.folder, card)
+            except DeckFolderError as exc:
+                raise DeckError(str(exc)) from exc
+            self._last = None
+            self._reload()
+        log.info("owner's deck: %d photos of %s forgotten", removed, card or "every card")
+        return {**self.progress(), "removed": removed}
+
+    def _reload(self) -> None:
+        """Build the new reference deck, then hand it over whole (called with the lock held)."""
+        self._current = reference_deck(self.folder)
+        if self.on_change is not None:
+            self.on_change(self._current.deck)
