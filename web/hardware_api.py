@@ -168,16 +168,30 @@ def button() -> tuple[Response, int]:
 
 @bp.get("/deck/enroll")
 def enroll_status() -> Response:
-    """The guided enrollment of the owner's deck: which card comes next and how many are done."""
+    """The owner's deck: cards enrolled with their photos, how many are done, the next card to lay."""
     return jsonify(_rig().enrollment())
 
 
 @bp.post("/deck/enroll")
 def enroll_card() -> Response:
-    """Mayor: take the current frame as a picture of {"card": ID} for the owner's deck."""
+    """Mayor: take the current frame as a photo of {"card": ID} for the owner's deck."""
     require_mayor("enrolling cards")
     doc = _body()
     card = doc.get("card")
     if set(doc) - {"card"} or not isinstance(card, str) or not card:
         raise BadRequest('the body is {"card": card ID}, e.g. {"card": "desert"}')
     return jsonify(_rig().enroll(card))
+
+
+@bp.delete("/deck/enroll")
+def forget_deck() -> Response:
+    """Mayor: forget every photo of the owner's deck; the built-in art reads every card again."""
+    require_mayor("forgetting the enrolled deck")
+    return jsonify(_rig().forget(None))
+
+
+@bp.delete("/deck/enroll/<card>")
+def forget_card(card: str) -> Response:
+    """Mayor: forget the photos of one card; the built-in art reads it again."""
+    require_mayor("forgetting enrolled cards")
+    return jsonify(_rig().forget(card))

@@ -113,8 +113,21 @@ def _json(schema: Any) -> dict[str, Any]:
     return {"application/json": {"schema": schema}}
 
 
+def _enrollment_schemas() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The owner's deck progress, and what enrolling and forgetting add to it."""
+    integer = {"type": "integer"}
+    progress = {"folder": {"type": "string"}, "enrolled": {"type": "object", "additionalProperties": integer},
+                "done": integer, "total": integer, "photos": integer,
+                "next": {"type": "string", "nullable": True}, "problem": {"type": "string", "nullable": True}}
+    enrolled = {"card": {"type": "string"}, "file": {"type": "string"}, "card_photos": integer}
+    return ({"type": "object", "properties": progress},
+            {"type": "object", "properties": {**progress, **enrolled}},
+            {"type": "object", "properties": {**progress, "removed": integer}})
+
+
 def _paths() -> dict[str, Any]:
     entry = {"$ref": "#/components/schemas/Entry"}
+    enrollment, enrolled, forgotten = _enrollment_schemas()
     player = _json({"type": "object", "required": ["player"], "additionalProperties": False,
                     "properties": {"player": {"type": "string"}}})
     return {
@@ -186,11 +199,20 @@ def _paths() -> dict[str, Any]:
                                                               "type": "string", "enum": ["press", "hold"]}}}),
                                 errors=(400, 403, 503))},
         "/deck/enroll": {
-            "get": _op("Guided enrollment: the next card to show and what is done", errors=(503,)),
-            "post": _op("Take the current frame as a picture of a card", auth="mayor",
+            "get": _op("The owner's deck: cards enrolled, photos of each, the next card to lay",
+                       ok_schema=enrollment, errors=(503,)),
+            "post": _op("Take the current frame as a photo of the one card under the camera", auth="mayor",
                         body=_json({"type": "object", "required": ["card"],
                                     "properties": {"card": {"type": "string"}}}),
-                        errors=(400, 403, 503)),
+                        ok_schema=enrolled, errors=(400, 403, 409, 503)),
+            "delete": _op("Forget every photo of the owner's deck", auth="mayor",
+                          ok_schema=forgotten, errors=(400, 403, 503)),
+        },
+        "/deck/enroll/{card}": {
+            "delete": _op("Forget the photos of one card (the built-in art reads it again)", auth="mayor",
+                          ok_schema=forgotten, errors=(400, 403, 503),
+                          params=[{"name": "card", "in": "path", "required": True,
+                                   "description": "a card ID, e.g. desert", "schema": {"type": "string"}}]),
         },
         "/openapi.json": {"get": _op("This document")},
     }
