@@ -25,19 +25,27 @@
   /* ---- deck enrollment ---- */
 
   let enrollIndex = 0;
+  let enrolled = {};  /* card ID -> photos of it in the owner's deck, as the server last said */
   const cardIds = cfg.card_ids || [];
 
   function renderEnroll() {
     enrollIndex = Math.max(0, Math.min(enrollIndex, cardIds.length - 1));
     const id = cardIds[enrollIndex];
-    byId("enroll-progress").textContent = t("enroll.progress", { n: enrollIndex + 1, of: cardIds.length });
+    byId("enroll-progress").textContent = t("enroll.progress", { n: enrollIndex + 1, of: cardIds.length }) +
+      " · " + t("enroll.photos", { n: enrolled[id] || 0 });
     byId("enroll-card").textContent = T.mayor.cardName(id);
     byId("enroll-back").disabled = enrollIndex === 0;
+    byId("enroll-forget").disabled = !enrolled[id];
   }
 
-  byId("enroll-open").addEventListener("click", () => {
+  byId("enroll-open").addEventListener("click", async () => {
     show(byId("enroll"), true);
     byId("enroll-result").textContent = cfg.has_camera ? "" : t("enroll.no_camera");
+    try {
+      const doc = await T.api("GET", cfg.api.enroll);
+      enrolled = doc.enrolled || {};
+      if (doc.next && cardIds.includes(doc.next)) enrollIndex = cardIds.indexOf(doc.next);
+    } catch (err) { /* the walk through the cards works without the progress */ }
     renderEnroll();
     byId("enroll").scrollIntoView({ behavior: "smooth" });
   });
@@ -49,9 +57,23 @@
     const result = byId("enroll-result");
     try {
       const doc = await T.api("POST", cfg.api.enroll, { card: id });
-      result.textContent = (doc && doc.message) || t("enroll.done", { card: T.mayor.cardName(id) });
+      enrolled = doc.enrolled || enrolled;
+      result.textContent = t("enroll.done", { card: T.mayor.cardName(id) }) + " " +
+        t("enroll.photos", { n: doc.card_photos || 0 });
       if (enrollIndex < cardIds.length - 1) { enrollIndex += 1; renderEnroll(); }
-      else result.textContent += " " + t("enroll.finished");
+      else { renderEnroll(); result.textContent += " " + t("enroll.finished"); }
+    } catch (err) {
+      result.textContent = err.message;
+    }
+  });
+  byId("enroll-forget").addEventListener("click", async () => {
+    const id = cardIds[enrollIndex];
+    const result = byId("enroll-result");
+    try {
+      const doc = await T.api("DELETE", cfg.api.enroll + "/" + encodeURIComponent(id));
+      enrolled = doc.enrolled || {};
+      result.textContent = t("enroll.forgotten", { card: T.mayor.cardName(id) });
+      renderEnroll();
     } catch (err) {
       result.textContent = err.message;
     }
