@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.errors import RuleError
 from companion.events import BonusKind, BonusTaken, Claimed, Event
 from companion.moves import Claim, Sight
 from companion.rules import VILLAGE_POINTS
-from companion.state import GameState, PlayerSheet
+from companion.state import GameState, PlayerSheet, evolve
 
 
 def apply_claim(state: GameState, claim: Claim) -> tuple[GameState, list[Event]]:
@@ -22,7 +20,7 @@ def apply_claim(state: GameState, claim: Claim) -> tuple[GameState, list[Event]]
 
 
 def _with_sheet(state: GameState, player: str, sheet: PlayerSheet) -> GameState:
-    return replace(state, sheets={**state.sheets, player: sheet})
+    return evolve(state, sheets={**state.sheets, player: sheet})
 
 
 def _sight(state: GameState, player: str, sight: Sight) -> tuple[GameState, list[Event]]:
@@ -36,7 +34,7 @@ def _sight(state: GameState, player: str, sight: Sight) -> tuple[GameState, list
             f"{island} has no more to join"
         )
     points = row[joined]
-    sheet = replace(
+    sheet = evolve(
         sheet,
         sights={**sheet.sights, sight: joined + 1},
         sight_points_now=sheet.sight_points_now + points,
@@ -53,11 +51,11 @@ def _village(state: GameState, player: str, letter: str) -> tuple[GameState, lis
     points = VILLAGE_POINTS[state.setup.island][letter]
     events: list[Event] = [Claimed(player, points, village=letter)]
     bonus, blue, this_turn = _take(state.blue, state.blue_this_turn, letter)
-    state = replace(state, blue=blue, blue_this_turn=this_turn)
-    sheet = replace(sheet, villages=sheet.villages + (letter,), bonus=sheet.bonus + bonus)
+    state = evolve(state, blue=blue, blue_this_turn=this_turn)
+    sheet = evolve(sheet, villages=sheet.villages + (letter,), bonus=sheet.bonus + bonus)
     if bonus:
         taken = BonusTaken(player, BonusKind.BLUE, letter, bonus, state.round, state.turn)
-        state = replace(state, bonus_taken=state.bonus_taken + (taken,))
+        state = evolve(state, bonus_taken=state.bonus_taken + (taken,))
         events.append(taken)
     return _with_sheet(state, player, sheet), events
 
@@ -73,12 +71,12 @@ def _red(state: GameState, player: str, sight: Sight) -> tuple[GameState, list[E
         raise RuleError(f"{player} has already joined two {_plural(sight)}")
     bonus, _, this_turn = _take({s: (p,) for s, p in state.red.items()}, state.red_this_turn, sight)
     red = {s: p for s, p in state.red.items() if s != sight}
-    state = replace(state, red=red, red_this_turn=this_turn)
-    sheet = replace(sheet, reds=sheet.reds + (sight,), bonus=sheet.bonus + bonus)
+    state = evolve(state, red=red, red_this_turn=this_turn)
+    sheet = evolve(sheet, reds=sheet.reds + (sight,), bonus=sheet.bonus + bonus)
     events: list[Event] = [Claimed(player, 0, red=sight)]
     if bonus:
         taken = BonusTaken(player, BonusKind.RED, sight.value, bonus, state.round, state.turn)
-        state = replace(state, bonus_taken=state.bonus_taken + (taken,))
+        state = evolve(state, bonus_taken=state.bonus_taken + (taken,))
         events.append(taken)
     return _with_sheet(state, player, sheet), events
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from companion.claims import apply_claim
 from companion.errors import LogFormatError, RefusedLine, RuleError, TucanaError
@@ -40,7 +40,7 @@ from companion.rules import (
     red_card_count,
     setup_card_number,
 )
-from companion.state import GameState, Phase, PlayerSheet
+from companion.state import GameState, Phase, PlayerSheet, evolve
 
 __all__ = ["Game", "GameState", "Phase", "PlayerSheet", "replay_lines"]
 
@@ -75,7 +75,7 @@ def _setup_card(state: GameState, entry: SetupCard) -> Outcome:
     _require_setup_phase(state, "the set-up card")
     if state.setup_letters is not None:
         raise RuleError("the set-up card is already read: undo it to read another")
-    return replace(state, setup_letters=entry.letters), [
+    return evolve(state, setup_letters=entry.letters), [
         SetupDone(entry.letters, setup_card_number(entry.letters))
     ]
 
@@ -94,17 +94,17 @@ def _red_bonus(state: GameState, entry: RedBonus) -> Outcome:
             f"not {len(entry.sights)}"
         )
     red = {sight: RED_POINTS for sight in entry.sights}
-    return replace(state, red_drawn=entry.sights, red=red), [RedBonusDrawn(entry.sights)]
+    return evolve(state, red_drawn=entry.sights, red=red), [RedBonusDrawn(entry.sights)]
 
 
 def _close_round(state: GameState) -> Outcome:
     """Write every player's sight sum for the round that just ended."""
     sheets = {
-        name: replace(sheet, sights_by_round=sheet.sights_by_round + (sheet.sight_points_now,))
+        name: evolve(sheet, sights_by_round=sheet.sights_by_round + (sheet.sight_points_now,))
         for name, sheet in state.sheets.items()
     }
     sums = {name: sheet.sight_points_now for name, sheet in state.sheets.items()}
-    return replace(state, sheets=sheets), [RoundEnded(state.round, sums)]
+    return evolve(state, sheets=sheets), [RoundEnded(state.round, sums)]
 
 
 def _check_before_round(state: GameState) -> None:
@@ -144,7 +144,7 @@ def _reveal(state: GameState, entry: Reveal) -> Outcome:
         if state.reveals:
             state, events = _close_round(state)
     counts = _check_deck({} if new_round else state.round_counts, entry, state.reveals // REVEALS_PER_ROUND + 1)
-    state = replace(
+    state = evolve(
         state,
         reveals=state.reveals + 1,
         last_reveal=entry,
@@ -187,7 +187,7 @@ def _solo_keep(state: GameState, entry: SoloKeep) -> Outcome:
     if gone:
         raise RuleError(f"blue bonus card {', '.join(gone)} is no longer on the table")
     blue = {letter: (stack if letter in entry.letters else ()) for letter, stack in state.blue.items()}
-    return replace(state, blue=blue, solo_kept=True), [SoloKept(entry.letters)]
+    return evolve(state, blue=blue, solo_kept=True), [SoloKept(entry.letters)]
 
 
 def _end_game(state: GameState, entry: EndGame) -> Outcome:
@@ -199,7 +199,7 @@ def _end_game(state: GameState, entry: EndGame) -> Outcome:
             f"(reveal {last}); this is reveal {state.reveals}"
         )
     state, events = _close_round(state)
-    state = replace(state, ended=True)
+    state = evolve(state, ended=True)
     events.append(GameEnded(state.standings))
     return state, events
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from functools import cached_property
+from typing import TypeVar
 
 from companion.events import BonusKind, BonusTaken
 from companion.moves import NewGame, Reveal, Sight, Terrain
@@ -18,6 +19,29 @@ from companion.rules import (
     village_letters,
 )
 from companion.scoring import Standings, standings
+
+T = TypeVar("T")
+
+
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def evolve(obj: T, **changes: object) -> T:
+    """A copy of a frozen dataclass with some fields changed (dataclasses.replace, without its cost).
+
+    replace() re-runs __init__ and was two thirds of a replay's time; cached properties of the
+    original (standings, village letters) are deliberately not carried over.
+    """
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS.setdefault(cls, frozenset(f.name for f in fields(cls)))  # type: ignore[arg-type]
+    if not changes.keys() <= names:
+        raise TypeError(f"{cls.__name__} has no field(s) {sorted(changes.keys() - names)}")
+    new = object.__new__(cls)
+    source = obj.__dict__
+    new.__dict__.update({name: source[name] for name in names}, **changes)
+    return new
 
 
 class Phase(Enum):
