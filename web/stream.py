@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 
+from companion.errors import TucanaError
 from companion.moves import NewGame, entry_to_dict
 from companion.table import Accepted, Table
 from web.serialize import accepted_json, dumps, state_json
@@ -23,7 +24,7 @@ CLIENT_QUEUE_MAX = 256  # frames waiting for one phone; past this it is dropped 
 MAX_STREAMS = 100  # open streams at most; each holds a server thread (see web/commands/serve.py)
 
 
-class TooManyStreams(RuntimeError):
+class TooManyStreams(TucanaError, RuntimeError):
     """Every stream slot is taken; the caller answers 503 and the browser retries."""
 
 
