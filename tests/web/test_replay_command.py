@@ -95,3 +95,23 @@ def test_the_installed_console_script_runs_replay(tmp_path, log):
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["players"][0]["name"] == "Ann"
+
+
+DATA = REPO / "tests" / "data"
+
+
+@pytest.mark.parametrize(
+    ("log_name", "player", "expected"),
+    [
+        ("alice-78.jsonl", "Alice", {"sights_by_round": [10, 22], "villages": 38, "bonus": 8, "total": 78, "rank": 1}),
+        ("mary-grande-8-24-33.jsonl", "Mary", {"sights_by_round": [8, 24, 33], "villages": 0, "bonus": 0, "total": 65, "rank": 1}),
+        ("d-bonus-tie.jsonl", "David", {"sights_by_round": [], "villages": 11, "bonus": 6, "total": 17, "rank": 1}),
+        ("d-bonus-tie.jsonl", "Alice", {"sights_by_round": [], "villages": 11, "bonus": 4, "total": 15, "rank": 3}),
+    ],
+)
+def test_rulebook_example_logs_give_the_rulebook_numbers(capsys, log_name, player, expected):
+    """The shipped example logs replay to the rulebook's figures through the command line."""
+    assert main(["replay", str(DATA / log_name), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    row = next(p for p in out["players"] if p["name"] == player)
+    assert {k: row[k] for k in expected} == expected
