@@ -103,6 +103,24 @@ def _reveal(mayor: object, a: str, b: str) -> None:
     mayor.wait_for_function("() => document.querySelector('#confirm-reveal').disabled")
 
 
+# The ids of the visible cards that the visible notice (#banner) covers, at the current scroll.
+NOTICE_OVER_JS = """() => {
+  const b = document.getElementById("banner").getBoundingClientRect();
+  return [...document.querySelectorAll(".card")].filter((card) => {
+    const r = card.getBoundingClientRect();
+    return r.height > 0 && r.top < b.bottom && r.bottom > b.top;
+  }).map((card) => card.id || card.className);
+}"""
+
+
+def _assert_notice_in_flow(page: object) -> None:
+    """The notice covers no card, at the top of the page or scrolled down (a sticky one did)."""
+    for scroll in ("0", "400", "document.documentElement.scrollHeight"):
+        page.evaluate(f"() => window.scrollTo(0, {scroll})")
+        assert page.evaluate(NOTICE_OVER_JS) == [], scroll
+    page.evaluate("() => window.scrollTo(0, 0)")
+
+
 def _shot(page: object, name: str) -> None:
     # A phone page must never scroll sideways.
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], name
@@ -146,7 +164,7 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
 
     _reveal(mayor, "desert", "water")
     mary.wait_for_function("() => document.querySelector('#words').textContent === 'Desert and Water!'")
-    david.wait_for_function("() => document.querySelector('#words').textContent === 'Désert et Eau !'")
+    david.wait_for_function("() => document.querySelector('#words').textContent === 'Désert et Eau\u00a0!'")
 
     # Mary joins the villages A-A: a claim; David's phone sees the blue bonus go, live.
     mary.click('#pairs button[data-village="A"]')
@@ -178,6 +196,8 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
         assert page.evaluate("() => (window.__buzz || []).length") >= 1
     assert "II" not in mary.inner_text("#banner-text") and " I" in mary.inner_text("#banner-text")
     mayor.wait_for_selector("#banner", state="visible")
+    for page in (mayor, mary):
+        _assert_notice_in_flow(page)
 
     table = _phone(browser, base).new_page()
     table.goto("/table")
@@ -190,6 +210,11 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     mary.screenshot(path=str(SHOTS / "phone-round-end.png"))  # the reminder, as the phone shows it
     mary.click("#banner-ok")
     _shot(mary, "phone-score-pad")
+    mayor.click("#banner-ok")  # put away: Mary's claim on the last turn redraws the console without it
+    mary.click('#pairs button[data-village="B"]')
+    mary.click("#confirm-yes")
+    mayor.wait_for_function("() => document.querySelector('#standings tbody td:nth-child(5)').textContent === '27'")
+    assert mayor.is_hidden("#banner") and mary.is_hidden("#banner")
 
     # Round 2 by the API to keep the test short, then the Mayor ends the game on the console.
     for a, b in [("desert", "water"), *ROUND_REST]:

@@ -276,7 +276,8 @@ def test_every_text_the_pages_ask_for_exists() -> None:
 
 
 def test_translate_falls_back_to_english_then_to_the_key() -> None:
-    assert i18n.translate("fr", "announce.pair", a="Désert", b="Eau") == "Désert et Eau !"
+    # French puts a no-break space before "!": the mark never wraps alone onto the next line.
+    assert i18n.translate("fr", "announce.pair", a="Désert", b="Eau") == "Désert et Eau\u00a0!"
     assert i18n.translate("xx", "terrain.water") == "Water"
     assert i18n.translate("es", "no.such_key") == "no.such_key"
     assert i18n.translate("en", "status.round", n=1) == "Round {n} of {of}"  # a missing value never crashes

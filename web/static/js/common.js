@@ -170,6 +170,53 @@
     return live;
   }
 
+  /* ---- the page's notice ---- */
+
+  /**
+   * The page's notice (#banner with #banner-text and #banner-ok). It sits in the flow above the
+   * page, so it never covers what it talks about; OK puts it away, and a notice under the same key
+   * stays away (per tab) until the page shows another one.
+   */
+  function notice() {
+    const node = byId("banner");
+    const text = byId("banner-text");
+    const storeKey = "tucana-dismissed-" + (cfg.page || "page");
+    let current = null;
+
+    function dismissed(key) {
+      try { return Boolean(key) && sessionStorage.getItem(storeKey) === key; } catch (err) { return false; }
+    }
+
+    byId("banner-ok").addEventListener("click", () => {
+      try { if (current) sessionStorage.setItem(storeKey, current); } catch (err) { /* storage off: it just hides */ }
+      current = null;
+      show(node, false);
+    });
+
+    return {
+      /** Show message under key (flashing if it is new or loud); false when it was put away before. */
+      show(message, key, loud) {
+        if (dismissed(key)) { current = null; show(node, false); return false; }
+        const fresh = key !== current || node.hidden;
+        current = key;
+        text.textContent = message;
+        show(node, true);
+        if (fresh || loud) {
+          node.classList.remove("flash");
+          void node.offsetWidth;  // restart the animation
+          node.classList.add("flash");
+        }
+        if (loud) {
+          const still = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+          node.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+        }
+        return true;
+      },
+      hide() { current = null; show(node, false); },
+      get key() { return current; },
+    };
+  }
+
   /* ---- renderers of engine results ---- */
 
   function terrainName(terrain) { return t("terrain." + terrain); }
@@ -270,7 +317,16 @@
     return SIGHTS.filter((s) => seen.has(s));
   }
 
-  /** Standings table: rank, name, sights per round, villages, bonus, total, achievement. */
+  /** Names as the page language lists them ("Mary and David", "Marie et David"). */
+  function listNames(names) {
+    try {
+      return new Intl.ListFormat(cfg.lang || "en", { style: "long", type: "conjunction" }).format(names);
+    } catch (err) {
+      return names.join(", ");
+    }
+  }
+
+  /** Standings table: rank, name, sights per round, villages, bonus, total; then the result. */
   function renderStandings(state, me) {
     const box = byId("standings");
     const section = byId("standings-section");
@@ -278,6 +334,8 @@
     const visible = state.phase === "playing" || state.phase === "finished";
     show(section, Boolean(standings && standings.players && standings.players.length && visible));
     if (!box || !standings) return;
+    const title = byId("standings-title");
+    if (title) title.textContent = t(standings.finished ? "standings.final" : "standings.title");
     const rounds = state.rounds || 2;
     const head = el("tr", {}, el("th", { scope: "col" }, t("standings.rank")), el("th", { scope: "col" }, t("standings.player")),
       ROMAN.slice(0, rounds).map((r) => el("th", { scope: "col" }, r)),
@@ -285,32 +343,54 @@
       el("th", { scope: "col" }, t("standings.total")));
     const rows = [...standings.players].sort((a, b) => a.rank - b.rank).map((p) => {
       const winner = standings.finished && standings.winners.includes(p.name);
-      const cells = [el("td", {}, p.rank), el("td", {}, p.name)];
+      const cells = [el("td", {}, p.rank), el("td", { title: p.name }, p.name)];
       for (let i = 0; i < rounds; i++) cells.push(el("td", {}, i < p.sights_by_round.length ? p.sights_by_round[i] : "·"));
       cells.push(el("td", {}, p.villages), el("td", {}, p.bonus), el("td", {}, el("strong", {}, p.total)));
       const cls = [winner ? "winner" : "", p.name === me ? "me" : ""].join(" ").trim();
-      const row = el("tr", { class: cls || null }, cells);
-      return row;
+      return el("tr", { class: cls || null }, cells);
     });
-    const parts = [el("div", { class: "table-scroll" }, el("table", { class: "standings" }, el("thead", {}, head), el("tbody", {}, rows)))];
-    if (standings.finished) {
-      parts.push(el("p", {}, standings.winners.length > 1
-        ? t("standings.shared", { names: standings.winners.join(", ") })
-        : t("standings.winner", { name: standings.winners[0] || "" })));
-      if (tieBroken(standings)) parts.push(el("p", { class: "muted" }, t("standings.tie_break")));
-      standings.players.filter((p) => p.achievement).forEach((p) => {
-        parts.push(el("p", { class: "achievement" }, t("standings.achieved", { name: p.name, title: achievementText(p) })));
-      });
-    } else {
-      parts.push(el("p", { class: "muted small" }, t("standings.so_far")));
+    const table = el("div", { class: "table-scroll" }, el("table", { class: "standings" }, el("thead", {}, head), el("tbody", {}, rows)));
+    if (!standings.finished) {
+      box.replaceChildren(table, el("p", { class: "muted small" }, t("standings.so_far")));
+      return;
     }
-    box.replaceChildren(...parts);
+    const parts = [el("p", { class: "result", id: "result" }, resultText(standings)), table,
+      ...tieLines(standings).map((line) => el("p", { class: "tie-break" }, line)), achievementList(standings, me)];
+    box.replaceChildren(...parts.filter(Boolean));
   }
 
-  /** True when two players share a total but the engine ranked them apart (bonus points decided). */
-  function tieBroken(standings) {
-    const list = standings.players;
-    return list.some((a) => list.some((b) => a !== b && a.total === b.total && a.rank !== b.rank));
+  /** "Mary wins!", a shared victory when the engine ranks several first, or a solo player's score. */
+  function resultText(standings) {
+    if (standings.players.length === 1) return t("standings.solo", { total: standings.players[0].total });
+    if (standings.winners.length > 1) return t("standings.shared", { names: listNames(standings.winners) });
+    return t("standings.winner", { name: standings.winners[0] || "" });
+  }
+
+  /** One line per group of equal totals: bonus points ranked them apart, or they share the rank. */
+  function tieLines(standings) {
+    const groups = new Map();
+    standings.players.forEach((p) => groups.set(p.total, [...(groups.get(p.total) || []), p]));
+    const best = (group) => Math.min(...group.map((p) => p.rank));
+    return [...groups.values()].filter((group) => group.length > 1).sort((a, b) => best(a) - best(b)).map((group) => {
+      const names = listNames(group.map((p) => p.name));
+      const total = group[0].total;
+      if (group.every((p) => p.rank === group[0].rank)) {
+        return t("standings.tie_shared", { names, total, bonus: group[0].bonus });
+      }
+      const bonuses = listNames([...group].sort((a, b) => a.rank - b.rank).map((p) => t("standings.bonus_of", { name: p.name, bonus: p.bonus })));
+      return t("standings.tie_bonus", { names, total, bonuses });
+    });
+  }
+
+  /** Every achievement the engine gave, the phone's own player first. */
+  function achievementList(standings, me) {
+    const reached = standings.players.filter((p) => p.achievement)
+      .sort((a, b) => (b.name === me) - (a.name === me) || a.rank - b.rank);
+    if (!reached.length) return null;
+    return el("ul", { class: "achievements", "aria-label": t("standings.achievements") }, reached.map((p) =>
+      el("li", { class: p.name === me ? "me" : null }, icon("medal"),
+        el("span", {}, el("strong", {}, p.name), " · ", t("standings.points", { total: p.total }), el("br"),
+          el("span", { class: "achievement" }, achievementText(p))))));
   }
 
   function achievementText(player) {
@@ -354,7 +434,7 @@
   window.Tucana = {
     cfg, t, el, icon, byId, show, api, follow, beep, setLive,
     TERRAINS, SIGHTS, LETTERS, ROMAN,
-    terrainName, terrainCard, announcementWords, achievementText,
+    terrainName, terrainCard, announcementWords, achievementText, listNames, notice,
     renderAnnouncement, renderDeck, renderBonus, renderStandings, redDrawn,
   };
 })();

@@ -16,6 +16,7 @@
     const box = byId("mayor-error");
     box.textContent = err.message;
     show(box, true);
+    box.scrollIntoView({ block: "nearest" });  // the error sits at the top: the Mayor may have scrolled away
     if (err.status === 403 && /PIN/.test(err.message)) lock();
   }
 
@@ -305,7 +306,7 @@
     show(byId("end-game"), phase === "playing" && state.is_last_turn && state.round === state.rounds);
     show(byId("new-game"), phase === "finished" && !wizard);
     show(byId("undo"), phase !== "no_game");
-    show(byId("wizard-open"), !wizard);
+    show(byId("wizard-open"), !wizard && phase !== "finished");  // the scores offer "New game" then
     show(byId("camera-panel"), Boolean(cfg.has_camera) && !wizard && (phase === "setup" || phase === "playing"));
     show(byId("seat-tools"), state.players.length > 0);
     if (byId("seat-tools").open) T.mayorTools.refreshSeats();
@@ -323,15 +324,15 @@
     refreshLog();
   }
 
+  const banner = T.notice();
+
   function renderBanner() {
-    const banner = byId("banner");
     if (state.phase === "playing" && state.is_last_turn) {
-      banner.textContent = state.round === state.rounds
+      banner.show(state.round === state.rounds
         ? t("banner.last_round_mayor", { n: state.round })
-        : t("banner.round_end_mayor", { n: state.round });
-      show(banner, true);
+        : t("banner.round_end_mayor", { n: state.round }), "round-" + state.game_id + "-" + state.round);
     } else {
-      show(banner, false);
+      banner.hide();
     }
   }
 

@@ -14,7 +14,9 @@
     const letters = (state.village_letters || {})[me] || "";
     show(byId("villages-waiting"), !letters);
     byId("villages").replaceChildren(...[...letters].map((letter, i) =>
-      el("div", { class: "village" }, el("span", { class: "no" }, t("phone.village", { n: i + 1 })),
+      // "Village 10" does not fit a fifth of a phone: the number shows, the words are read out.
+      el("div", { class: "village" }, el("span", { class: "no" },
+        el("span", { class: "visually-hidden" }, t("phone.village", { n: i + 1 })), el("span", { "aria-hidden": "true" }, i + 1)),
         el("span", { class: "letter" }, letter))));
     document.querySelectorAll("svg.island .village").forEach((g) => {
       const n = Number(g.dataset.village);
@@ -99,6 +101,9 @@
     rows.push(el("span", {}, t("pad.villages")), el("span", {}, standing ? standing.villages : 0));
     rows.push(el("span", {}, t("pad.bonus")), el("span", {}, mine.bonus));
     rows.push(el("span", { class: "total" }, t("pad.total")), el("span", { class: "total", id: "my-total" }, standing ? standing.total : 0));
+    if (state.phase === "finished" && standing && standing.achievement) {
+      rows.push(el("p", { class: "my-achievement", id: "my-achievement" }, icon("medal"), T.achievementText(standing)));
+    }
     byId("final-box").replaceChildren(...rows);
   }
 
@@ -143,6 +148,7 @@
     } catch (err) {
       error.textContent = t("pad.refused", { reason: err.message });
       show(error, true);
+      error.scrollIntoView({ block: "nearest" });  // the refusal shows where the player tapped
     }
   }
 
@@ -152,27 +158,13 @@
 
   /* ---- round-end reminder ---- */
 
-  const banner = byId("banner");
-  let bannerKey = null;
+  const banner = T.notice();
 
   function remind(text, key, loud) {
-    if (key && sessionStorage.getItem("dismissed") === key) return;
-    bannerKey = key;
-    byId("banner-text").textContent = text;
-    banner.classList.remove("flash");
-    void banner.offsetWidth;  // restart the animation
-    banner.classList.add("flash");
-    show(banner, true);
-    if (loud) {
-      if (navigator.vibrate) navigator.vibrate([250, 120, 250, 120, 400]);
-      T.beep();
-    }
+    if (!banner.show(text, key, loud) || !loud) return;
+    if (navigator.vibrate) navigator.vibrate([250, 120, 250, 120, 400]);
+    T.beep();
   }
-
-  byId("banner-ok").addEventListener("click", () => {
-    if (bannerKey) sessionStorage.setItem("dismissed", bannerKey);
-    show(banner, false);
-  });
 
   function roundEndText() {
     return t("banner.round_end_phone", { n: state.round, box: T.ROMAN[state.round - 1], points: sheet().sight_points_now });
@@ -183,8 +175,8 @@
       remind(t("banner.game_over"), "over-" + state.game_id, loud);
     } else if (state.is_last_turn) {
       remind(roundEndText(), "round-" + state.game_id + "-" + state.round, loud);
-    } else if (bannerKey && !bannerKey.startsWith("segment")) {
-      show(banner, false);
+    } else if (banner.key && !banner.key.startsWith("segment")) {
+      banner.hide();
     }
   }
 
@@ -216,7 +208,12 @@
     T.renderAnnouncement(state);
     T.renderBonus(state);
     T.renderStandings(state, me);
-    if (state.phase === "finished") byId("main").insertBefore(byId("standings-section"), byId("me"));
+    if (state.phase === "finished") {
+      byId("main").insertBefore(byId("standings-section"), byId("me"));
+      // Nothing more to buzz or claim: the final screen shows the scores, not play-time hints.
+      show(alertsOn, false);
+      show(byId("not-mine"), false);
+    }
     renderVillages();
     renderPad();
     renderBanner(false);
