@@ -23,6 +23,31 @@ class Background(Enum):
     SLATE = "slate"  # mottled mid-grey
 
 
+BAND_ROWS = 64  # rows turned to uint8 at a time: float temporaries of ~2 MB, not whole frames
+
+
+def to_uint8(img: np.ndarray, rng: np.random.Generator | None = None, sigma: float = 0.0, *,
+             grey_noise: bool = False, tint: np.ndarray | None = None) -> np.ndarray:
+    """An image plus Gaussian noise of sigma grey levels, clipped to uint8, a band of rows at a time.
+
+    Noise is drawn band by band in row order, so the frame is the same as one drawn whole, but no
+    frame-sized float temporaries are ever made: glibc keeps the heap it grew for one (tens of MB
+    of resident memory that a long-running server never gets back). grey_noise: one value for all
+    three channels of a pixel (grain in a table top), else one per channel (sensor noise).
+    tint: a BGR colour that the (height, width) shading img multiplies (a table top).
+    """
+    out = np.empty(img.shape if tint is None else (*img.shape, 3), np.uint8)
+    for top in range(0, img.shape[0], BAND_ROWS):
+        band = img[top:top + BAND_ROWS]
+        if tint is not None:
+            band = tint * band[..., None]
+        if rng is not None and sigma > 0:
+            shape = (*band.shape[:2], 1) if grey_noise else band.shape
+            band = band + rng.normal(0, sigma, shape).astype(np.float32)
+        out[top:top + BAND_ROWS] = np.clip(band, 0, 255)
+    return out
+
+
 def as_generator(rng: np.random.Generator | random.Random) -> np.random.Generator:
     """Accept a numpy Generator or a random.Random and return a numpy Generator drawn from it."""
     if isinstance(rng, np.random.Generator):
@@ -47,13 +72,12 @@ def render_background(kind: Background, size: tuple[int, int], rng: np.random.Ge
         y = np.arange(h, dtype=np.float32)[:, None]
         warp = 25 * _mottle(size, rng, 4)
         grain = np.sin((y + warp + 0.05 * x) * rng.uniform(0.08, 0.15)) * 0.5 + 0.5
-        shade = (0.85 + 0.15 * grain + 0.06 * _mottle(size, rng, 12))[..., None]
-        img = base * shade
+        shade = 0.85 + 0.15 * grain + 0.06 * _mottle(size, rng, 12)
     elif kind is Background.CLOTH:
         base = np.array([120, 100, 80], np.float32) * rng.uniform(0.8, 1.15)
-        yy, xx = np.mgrid[0:h, 0:w]
+        yy, xx = np.ogrid[0:h, 0:w]  # broadcast: no two frame-sized int64 grids
         weave = ((xx // 3 + yy // 3) % 2).astype(np.float32)
-        img = base * (0.92 + 0.08 * weave + 0.05 * _mottle(size, rng, 8))[..., None]
+        shade = 0.92 + 0.08 * weave + 0.05 * _mottle(size, rng, 8)
     else:
         base, depth = {
             Background.FELT: (np.array([40, 95, 30], np.float32), 0.08),
@@ -61,9 +85,8 @@ def render_background(kind: Background, size: tuple[int, int], rng: np.random.Ge
             Background.SLATE: (np.array([105, 105, 100], np.float32), 0.12),
         }[kind]
         base = base * rng.uniform(0.85, 1.15)
-        img = base * (1 + depth * _mottle(size, rng, 10))[..., None]
-    img = img + rng.normal(0, 2.0, (h, w, 1)).astype(np.float32)
-    return np.clip(img, 0, 255).astype(np.uint8)
+        shade = 1 + depth * _mottle(size, rng, 10)
+    return to_uint8(shade, rng, 2.0, grey_noise=True, tint=base)  # the shaded colour, a band at a time
 
 
 def random_back(rng: np.random.Generator, px_per_mm: float = 4.0) -> np.ndarray:

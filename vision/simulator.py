@@ -16,12 +16,20 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from vision.props import Background, as_generator, hand_polygons, render_background, skin_colour
+from vision.props import (
+    Background,
+    as_generator,
+    hand_polygons,
+    render_background,
+    skin_colour,
+    to_uint8,
+)
 from vision.render import CARD_H_MM, CARD_W_MM
 
 CARD_ASPECT = CARD_H_MM / CARD_W_MM
 CORNER_RADIUS_MM = 3.0  # rounded corners as on printed cards
 FRAME_SIZE = (1280, 720)  # (width, height): the camera mode the scanner uses
+MIN_BLUR_SIGMA = 0.3  # px: a softer defocus than this is not worth a pass
 
 
 @dataclass(frozen=True)
@@ -89,24 +97,36 @@ class Scene:
         polys = hand_polygons(g, centre, float(g.uniform(0.12, 0.2) * h), float(g.uniform(-60, 60)))
         return replace(self, hand=tuple(polys), hand_colour=skin_colour(g), _cache={})
 
+    @property
+    def plain(self) -> bool:
+        """True when light and optics leave the table as laid (a virtual table): it is then kept in uint8."""
+        return (self.gain == 1 and self.gradient == (0.0, 0.0) and self.vignette == 0 and self.glare is None
+                and self.channel_gain == (1.0, 1.0, 1.0) and self.blur_sigma <= MIN_BLUR_SIGMA
+                and self.motion is None)
+
     def render(self, rng: np.random.Generator | random.Random | None = None) -> np.ndarray:
-        """Take one BGR uint8 frame; rng supplies sensor noise and JPEG (None: a clean frame)."""
+        """Take one BGR uint8 frame; rng supplies sensor noise and JPEG (None: a clean frame).
+
+        The lit table is kept between renders: float32 when light or optics change it, else
+        uint8 (a quarter of the memory; card edges rounded to the nearest grey level).
+        """
         if "lit" not in self._cache:
-            self._cache["lit"] = self._optics(self._light(self._compose()))
+            if self.plain:
+                self._cache["lit"] = self._compose(np.uint8)
+            else:
+                self._cache["lit"] = self._optics(self._light(self._compose(np.float32)))
         img = self._cache["lit"]
         if rng is None:
-            return np.clip(img, 0, 255).astype(np.uint8)
+            return to_uint8(img)
         g = as_generator(rng)
-        if self.noise_sigma > 0:
-            img = img + g.normal(0, self.noise_sigma, img.shape).astype(np.float32)
-        out = np.clip(img, 0, 255).astype(np.uint8)
+        out = to_uint8(img, g, self.noise_sigma)
         if self.jpeg_quality is not None:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
         return out
 
-    def _compose(self) -> np.ndarray:
-        img = self.background.astype(np.float32)
+    def _compose(self, dtype: type[np.generic]) -> np.ndarray:
+        img = self.background.astype(dtype)
         for p in self.placements:
             _paste(img, p.face, p.corners)
         for poly in self.hand:
@@ -114,20 +134,24 @@ class Scene:
         return img
 
     def _light(self, img: np.ndarray) -> np.ndarray:
+        """Light the composed frame in place (it is this scene's own buffer): no frame-sized copies."""
         w, h = self.size
         xs = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
         ys = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
-        field = self.gain * (1 + self.gradient[0] * xs / 2 + self.gradient[1] * ys / 2)
-        field = field * (1 - self.vignette * (xs**2 + ys**2) / 2)
-        img = img * field[..., None] * np.array(self.channel_gain, np.float32)
+        if self.gain != 1 or self.gradient != (0.0, 0.0) or self.vignette != 0:  # else a field of ones
+            field = self.gain * (1 + self.gradient[0] * xs / 2 + self.gradient[1] * ys / 2)
+            field = field * (1 - self.vignette * (xs**2 + ys**2) / 2)
+            img *= field[..., None]
+        if self.channel_gain != (1.0, 1.0, 1.0):
+            img *= np.array(self.channel_gain, np.float32)
         if self.glare is not None:
             gx, gy, radius, strength = self.glare
             d2 = ((xs + 1) * w / 2 - gx) ** 2 + ((ys + 1) * h / 2 - gy) ** 2
-            img = img + (strength * np.exp(-d2 / (2 * radius**2)))[..., None]
+            img += (strength * np.exp(-d2 / (2 * radius**2)))[..., None]
         return img
 
     def _optics(self, img: np.ndarray) -> np.ndarray:
-        if self.blur_sigma > 0.3:
+        if self.blur_sigma > MIN_BLUR_SIGMA:
             img = cv2.GaussianBlur(img, (0, 0), self.blur_sigma)
         if self.motion is not None:
             length, angle = self.motion
@@ -178,9 +202,10 @@ def _paste(img: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
     alpha = cv2.warpPerspective(_rounded_mask(h, w), homography, size, flags=cv2.INTER_LINEAR)
     alpha = alpha.astype(np.float32)[..., None] / 255.0
     shadow = cv2.GaussianBlur(alpha, (0, 0), 2.5)[..., None]
-    region = img[y0:y1, x0:x1]
+    region = img[y0:y1, x0:x1].astype(np.float32)
     region *= 1 - 0.2 * np.roll(shadow, (2, 2), axis=(0, 1))
-    region[:] = region * (1 - alpha) + warped * alpha
+    region = region * (1 - alpha) + warped * alpha
+    img[y0:y1, x0:x1] = region if img.dtype == np.float32 else np.rint(region)
 
 
 def _card_corners(centre, height: float, angle: float) -> np.ndarray:
