@@ -26,6 +26,7 @@ from hardware.eyes import changed, thumbnail
 
 if TYPE_CHECKING:
     from vision.deck import Deck
+    from vision.reader import CardReader
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,7 @@ def check_card_id(card: object) -> str:
     return card
 
 
-def one_card(frame: np.ndarray) -> None:
+def one_card(frame: np.ndarray, reader: CardReader) -> None:
     """Pass when the frame shows exactly one card and nothing else; else say what is wrong.
 
     CardReadError for a frame that cannot be read; ConflictError for an empty mat, several cards
@@ -105,9 +106,22 @@ def one_card(frame: np.ndarray) -> None:
     candidates = detection.candidates
     if not candidates:
         raise ConflictError("no card under the camera: lay the card alone, flat and fully in view")
-    # A blob may be one card or two touching ones: one card is the blob with a one-card reading.
-    if len(candidates) > 1 or not any(len(h) == 1 for h in candidates[0].hypotheses):
+    if len(candidates) > 1 or _two_cards(frame, candidates[0].hypotheses, reader):
         raise ConflictError("several cards under the camera: leave only the card to enroll")
+
+
+def _two_cards(frame: np.ndarray, hypotheses: tuple, reader: CardReader) -> bool:
+    """Whether one outline holds two cards side by side, which can have the shape of one card.
+
+    Shape cannot tell, so the deck does: the outline is one card unless only a reading as two
+    cards names one of them. Two cards the deck knows neither of pass as one (a limit).
+    """
+    wholes = [h[0] for h in hypotheses if len(h) == 1]
+    if not wholes:
+        return True  # end to end: no reading as one card at all
+    if reader.read_quad(frame, wholes[0]).card is not None:
+        return False
+    return any(reader.read_quad(frame, quad).card is not None for h in hypotheses if len(h) > 1 for quad in h)
 
 
 class OwnerDeck:
@@ -119,7 +133,7 @@ class OwnerDeck:
     def __init__(self, folder: str | Path, on_change: Callable[[Deck], Any] | None = None) -> None:
         self.folder = Path(folder)
         self.on_change = on_change
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # add() asks reference() while holding it
         self._current: ReferenceDeck | None = None
         self._last: tuple[str, np.ndarray] | None = None  # card and thumbnail of the last photo taken
 
@@ -139,6 +153,12 @@ class OwnerDeck:
                     self._current = reference_deck(self.folder)
                 current = self._current
         return current
+
+    def reader(self) -> CardReader:
+        """A card reader over the reference deck in use."""
+        from vision.reader import CardReader
+
+        return CardReader(self.reference().deck)
 
     def progress(self) -> dict:
         """JSON-ready: cards enrolled with their photos in use, how many done, the next card to lay."""
@@ -168,7 +188,7 @@ class OwnerDeck:
 
         check_card_id(card)
         with self._lock:
-            one_card(frame)
+            one_card(frame, self.reader())
             thumb = thumbnail(frame)
             last = self._last
             if last is not None and last[0] != card and not changed(thumb, last[1]):

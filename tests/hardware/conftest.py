@@ -47,6 +47,21 @@ def small_table() -> VirtualTable:
     return VirtualTable(random.Random(4), size=SMALL_FRAME)
 
 
+class WoodcutTable(VirtualTable):
+    """The virtual table laying cards drawn in vision's WOODCUT style: an owner's deck the built-in art does not know."""
+
+    def _face(self, card: str):
+        from vision.render import WOODCUT, render_card
+
+        return render_card(card, WOODCUT)
+
+
+@pytest.fixture
+def woodcut_table() -> WoodcutTable:
+    """A seeded woodcut table at a small frame size whose cards show at once (no hand, no empty mat)."""
+    return WoodcutTable(random.Random(6), size=SMALL_FRAME, hand_reads=0, clear_reads=0)
+
+
 def wait_for(predicate, timeout_s: float = 10.0, poll_s: float = 0.01) -> bool:
     """Poll a condition in real time (threaded tests only); False when it never came true."""
     deadline = time.monotonic() + timeout_s

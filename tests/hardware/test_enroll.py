@@ -1,0 +1,181 @@
+"""The owner's deck enrolled through the rig's camera: cards drawn in the WOODCUT style, which the
+built-in art does not know, become readable once enrolled; bad frames are refused, nothing written."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.errors import CardReadError, ConflictError, DeckError, HardwareError
+from companion.moves import NewGame
+from hardware.config import PinMap
+from hardware.enroll import reference_deck
+from hardware.rig import Rig, build_rig
+from hardware.speech import FakeSpeaker
+from hardware.virtual_table import VirtualTable
+from tests.hardware.conftest import SMALL_FRAME, WoodcutTable
+
+SETTLE_FRAMES = 6  # scanner steps after laying: enough for the vote (3 clean frames) to settle
+PHOTOS = 3  # photos enrolled per card, each from a fresh laying
+
+
+@pytest.fixture
+def rig(table, woodcut_table, tmp_path: Path) -> Rig:
+    rig = build_rig("virtual", "mock", PinMap(), "en", table, rng=random.Random(3), speaker=FakeSpeaker(),
+                    virtual=woodcut_table, deck_dir=tmp_path / "deck")
+    yield rig
+    rig.close()
+
+
+def lay(rig: Rig, *cards: str) -> tuple[str, ...]:
+    """Lay cards on the virtual table and step the scanner until its vote settles; the stable cards."""
+    rig.lay(list(cards))
+    for _ in range(SETTLE_FRAMES):
+        rig.scanner.step()
+    return rig.scanner.status().stable
+
+
+def readings(rig: Rig) -> tuple[str | None, ...]:
+    """What the scanner read in its last frame, left to right (None: a card it refused)."""
+    return tuple(r.card for r in rig.scanner.status().look.readings)
+
+
+def deck_files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_an_enrolled_card_is_read_by_the_scanner_and_the_rest_still_by_the_built_in_art(rig: Rig) -> None:
+    lay(rig, "desert")
+    assert readings(rig) == (None,)  # woodcut art: the built-in deck refuses it
+    assert rig.enrollment()["enrolled"] == {} and rig.enrollment()["next"] == "desert"
+    for n in range(1, PHOTOS + 1):
+        lay(rig, "desert")
+        answer = rig.enroll("desert")
+        assert answer["card"] == "desert" and answer["card_photos"] == n
+        assert answer["file"] == f"cards/desert-{n:03d}.png"
+    assert lay(rig, "desert") == ("desert",)  # the scanner's reader was swapped to the new deck
+    progress = rig.enrollment()
+    assert progress["enrolled"] == {"desert": PHOTOS} and progress["photos"] == PHOTOS
+    assert progress["next"] == "forest" and progress["done"] == 1 and progress["total"] == 33
+    lay(rig, "water")
+    assert readings(rig) == (None,)  # not enrolled: still refused, never named desert
+    printed = VirtualTable(random.Random(1), size=SMALL_FRAME, hand_reads=0)  # our own art
+    printed.lay(["water"])
+    assert rig.scanner.eyes.reader.read(printed.read()).named == ("water",)
+
+
+def test_a_frame_with_two_cards_none_or_a_hand_is_refused_and_nothing_is_written(rig: Rig, tmp_path: Path) -> None:
+    deck = tmp_path / "deck"
+    lay(rig, "forest")
+    rig.enroll("forest")
+    before = deck_files(deck)
+    for pair in (["forest", "water"], ["water", "forest"], ["any", "forest"]):  # side by side, touching or not
+        lay(rig, *pair)
+        with pytest.raises(ConflictError, match="several cards"):
+            rig.enroll("water")
+    lay(rig)
+    with pytest.raises(ConflictError, match="no card"):
+        rig.enroll("desert")
+    with pytest.raises(DeckError, match="not a card ID"):
+        rig.enroll("joker")
+    assert deck_files(deck) == before
+    assert rig.enrollment()["enrolled"] == {"forest": 1}
+
+
+def test_two_cards_apart_in_a_full_size_frame_are_refused(tmp_path: Path) -> None:
+    from hardware.enroll import OwnerDeck
+
+    table = WoodcutTable(random.Random(8), hand_reads=0, pool=1)  # 1280x720: the cards lie apart
+    table.lay(["forest", "water"])
+    owner = OwnerDeck(tmp_path / "deck")
+    with pytest.raises(ConflictError, match="several cards"):
+        owner.add("forest", table.read())
+    assert not (tmp_path / "deck").exists()
+
+
+def test_the_mayors_hand_over_the_card_is_refused(table, tmp_path: Path) -> None:
+    hand_table = WoodcutTable(random.Random(2), size=SMALL_FRAME, hand_reads=2, clear_reads=0)
+    rig = build_rig("virtual", "mock", PinMap(), "en", table, speaker=FakeSpeaker(), virtual=hand_table,
+                    deck_dir=tmp_path / "deck")
+    with rig:
+        rig.lay(["mountain"])
+        rig.scanner.step()  # the hand still withdrawing over the card
+        with pytest.raises(ConflictError, match="something else is in view"):
+            rig.enroll("mountain")
+        assert not (tmp_path / "deck").exists()
+
+
+def test_a_second_tap_before_the_next_card_is_laid_is_refused(rig: Rig) -> None:
+    lay(rig, "mountain")
+    rig.enroll("mountain")
+    with pytest.raises(ConflictError, match="still sees the card just enrolled as mountain"):
+        rig.enroll("water")
+    rig.enroll("mountain")  # another photo of the same card is welcome
+    lay(rig, "water")
+    assert rig.enroll("water")["enrolled"] == {"mountain": 2, "water": 1}
+
+
+def test_no_enrolling_during_a_game_nor_without_a_frame(rig: Rig, table) -> None:
+    with pytest.raises(HardwareError, match="no camera frame yet"):
+        rig.enroll("desert")
+    lay(rig, "desert")
+    table.submit(NewGame(players=("Mary",)))
+    with pytest.raises(ConflictError, match="a game is under way"):
+        rig.enroll("desert")
+    assert rig.enrollment()["enrolled"] == {}
+
+
+def test_forgetting_a_card_puts_the_built_in_art_back(rig: Rig) -> None:
+    lay(rig, "desert")
+    rig.enroll("desert")
+    lay(rig, "any")
+    rig.enroll("any")
+    assert lay(rig, "desert") == ("desert",)
+    answer = rig.forget("desert")
+    assert answer["removed"] == 1 and answer["enrolled"] == {"any": 1}
+    lay(rig, "desert")
+    assert readings(rig) == (None,)  # woodcut desert unknown again
+    assert rig.forget()["enrolled"] == {}
+    assert not list((rig.owner_deck.folder / "cards").iterdir())
+    with pytest.raises(DeckError):
+        rig.forget("lava")
+
+
+def test_a_rig_without_a_deck_folder_or_camera_says_so(table, tmp_path: Path) -> None:
+    bare = build_rig("none", "mock", PinMap(), "en", table, speaker=FakeSpeaker(), deck_dir=tmp_path / "deck")
+    with bare:
+        assert bare.enrollment()["next"] == "desert"
+        with pytest.raises(HardwareError, match="no camera"):
+            bare.enroll("desert")
+    no_deck = build_rig("none", "mock", PinMap(), "en", table, speaker=FakeSpeaker())
+    with no_deck, pytest.raises(HardwareError, match="no deck folder"):
+        no_deck.enrollment()
+
+
+def test_a_broken_deck_folder_falls_back_to_the_built_in_art(tmp_path: Path, woodcut_table) -> None:
+    from vision.store import enroll
+
+    deck = tmp_path / "deck"
+    woodcut_table.lay(["forest"])
+    enroll(deck, "forest", woodcut_table.read())
+    woodcut_table.lay(["water"])
+    enroll(deck, "water", woodcut_table.read())
+    (deck / "cards" / "water-001.png").write_bytes(b"not a picture")
+    chosen = reference_deck(deck)
+    assert chosen.photos == {"forest": 1} and "water-001.png" in chosen.problem
+    assert chosen.deck.labels.count("water") == 1  # the built-in art stands in for the lost photo
+    (deck / "manifest.json").write_text("{broken")
+    broken = reference_deck(deck)
+    assert broken.photos == {} and "manifest" in broken.problem and len(broken.deck) == 33
+
+
+def test_a_frame_that_is_no_picture_is_refused(tmp_path: Path) -> None:
+    from hardware.enroll import OwnerDeck
+
+    owner = OwnerDeck(tmp_path / "deck")
+    with pytest.raises(CardReadError, match="cannot be read"):
+        owner.add("desert", np.zeros((10, 10), np.uint8))
+    assert not (tmp_path / "deck").exists()
