@@ -34,17 +34,29 @@ def describe(reading: object) -> str:
     return ", ".join(parts) if parts else "no card"
 
 
-def load_reader(deck_dir: Path | None) -> object:
-    """The vision reader with the built-in deck, or the enrolled deck in deck_dir."""
+def load_reader(deck_dir: Path | None) -> tuple[object, str]:
+    """The vision reader and a line naming its deck: built-in, or deck_dir as `tucana serve` uses it.
+
+    The folder must be an enrolled deck vision loads (vision.store.load_deck); its cards are read
+    by their photos and every card not enrolled by the built-in art, as the companion does.
+    """
     from vision.reader import CardReader
 
     if deck_dir is None:
-        return CardReader()
+        return CardReader(), "built-in"
+    from hardware.enroll import reference_deck
+    from vision.store import DeckFolderError, load_deck
+
     try:
-        from vision.deck import load_deck
-    except ImportError:
-        raise _common.ConfigError("this version of vision cannot load an enrolled deck") from None
-    return CardReader(load_deck(deck_dir))
+        load_deck(deck_dir)
+    except DeckFolderError as error:
+        raise _common.ConfigError(str(error)) from None
+    chosen = reference_deck(deck_dir)
+    if chosen.problem:
+        print(f"warning: {chosen.problem}", file=sys.stderr)
+    enrolled = len(chosen.photos)
+    return CardReader(chosen.deck), (f"{deck_dir} (enrolled: {enrolled} cards, {sum(chosen.photos.values())} "
+                                     "photos; every other card by the built-in art)")
 
 
 def scan(camera: object, reader: object, seconds: float, fps: float) -> tuple[int, int, Counter]:
@@ -81,8 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         spec = _common.settings(args, camera=args.camera).camera
-        reader = load_reader(args.deck)
-        print(f"camera {spec}, deck {args.deck or 'built-in'}: scanning for {args.seconds:.0f} s")
+        reader, deck = load_reader(args.deck)
+        print(f"camera {spec}, deck {deck}: scanning for {args.seconds:.0f} s")
         with _common.open_camera(spec) as camera:
             frames, refused, named = scan(camera, reader, args.seconds, args.fps)
     except (_common.ConfigError, _common.HardwareError) as error:
