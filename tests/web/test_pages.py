@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.moves import parse_entry
+from tests.conftest import ROUND_CARDS
 from web import i18n
 from web.app import create_app
 from web.island import MAPS, island_svg
@@ -288,3 +289,53 @@ def test_a_hotspot_name_is_escaped_on_the_table_display(services, client) -> Non
     html = client.get("/table").get_data(as_text=True)
     assert "<b>Tuc</b>" not in html
     assert "Wi-Fi: &lt;b&gt;Tuc&lt;/b&gt;" in html
+
+
+def _finish(services, *claims: dict) -> None:
+    """Two full rounds of the fixed deck order, the claims in the first turn, then the end."""
+    _start(services)
+    for round_no in (1, 2):
+        for turn in range(13):
+            _play(services, {"type": "reveal", "cards": ROUND_CARDS[2 * turn:2 * turn + 2]})
+            if (round_no, turn) == (1, 0):
+                _play(services, *claims)
+    _play(services, {"type": "end_game"})
+
+
+def test_a_finished_game_page_starts_from_the_engine_result(services, client) -> None:
+    # Mary and David join A, B and C in the same turn: 39 + 12 bonus each, a shared 51 on Isla Petit.
+    _finish(services, *({"type": "claim", "player": p, "village": v} for v in "ABC" for p in ("Mary", "David")))
+    config = _config(client.get("/play/1", headers={"Accept-Language": "fr"}).get_data(as_text=True))
+    standings = config["state"]["standings"]
+    assert standings["finished"] and standings["winners"] == ["Mary", "David"]
+    assert [(p["total"], p["rank"], p["achievement"]) for p in standings["players"]] == [(51, 1, "yeti")] * 2
+    texts = config["i18n"]  # the script words the result from these, in the page's language
+    assert texts["achievement.yeti"] == "Vous valez mieux qu'un yéti"
+    assert "{names}" in texts["standings.shared"] and "{bonus}" in texts["standings.tie_shared"]
+
+
+@pytest.mark.parametrize("path", ["/play/1", "/mayor", "/table"])
+def test_the_notice_of_each_live_page_can_be_put_away(services, client, path) -> None:
+    _start(services)
+    html = client.get(path).get_data(as_text=True)
+    banner = re.search(r'<div id="banner" class="banner[^"]*" role="alert" hidden>(.*?)</div>', html, re.S)
+    assert banner and 'id="banner-text"' in banner.group(1) and 'id="banner-ok"' in banner.group(1)
+
+
+# An address the browser would fetch from: a scheme or a protocol-relative "//" in an attribute or url().
+_FETCHED = re.compile(r"""(?:\b(?:src|href|action)\s*=\s*["']|url\(\s*["']?|@import\s+["']?)(?:[a-z]+:)?//""", re.I)
+_SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+
+
+def test_nothing_on_the_pages_comes_from_the_internet(services, client) -> None:
+    _start(services)
+    for path in ("/", "/play", "/play/1", "/mayor", "/table"):
+        html = client.get(path, base_url="http://192.168.4.1:8000").get_data(as_text=True)
+        fetched = [m.group(0) for m in _FETCHED.finditer(html)]
+        # The only absolute address is the join link the table shows (this Pi), never fetched.
+        assert all(path == "/table" and "href" in hit for hit in fetched), (path, fetched)
+        assert html.count("://") == html.count("http://192.168.4.1:8000/play") + html.count(_SVG_NAMESPACE), path
+    for asset in WEB.joinpath("static").rglob("*"):
+        if asset.suffix in {".css", ".js", ".svg"}:
+            text = asset.read_text("utf-8").replace(_SVG_NAMESPACE, "")
+            assert "://" not in text and not _FETCHED.search(text), asset.name
