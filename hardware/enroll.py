@@ -178,7 +178,7 @@ class OwnerDeck:
         }
 
     def add(self, card: str, frame: np.ndarray) -> dict:
-        """Enroll the one card in frame as card; the progress plus "card", "file" and its "photos".
+        """Enroll the one card in frame as card; the progress plus "card", "file" and "card_photos".
 
         Refuses (nothing written) an unknown card ID, an unreadable frame, anything but exactly one
         card in view, and the very scene of the last photo for another card (a second tap before
