@@ -1,11 +1,14 @@
 """The virtual table: a camera that looks at a mat where cards are laid as the Mayor would lay them.
 
 Frames are rendered with the vision simulator (our own card art on a play mat under a lamp, with
-sensor noise). Laying cards in place of others shows an empty mat for a moment (the old cards
-picked up), then the Mayor's hand withdrawing over the new cards, as at a real table; laying
-cards that extend what lies there (desert, then desert and water) keeps the old cards in place. lay_next() lays what the
-game needs next: the set-up card, the red bonus cards, the solo keep, or the next two terrain
-cards of this round's shuffled deck (drawn from the cards the engine says are left).
+sensor noise). Each layout is rendered once, clean; every read adds sensor noise from a bank
+drawn at start (one saturating OpenCV call, ~0.5 ms), so a laid table holds one frame in memory,
+not a pool of noisy copies, and each read is a new frame, as from a real camera. Laying cards in
+place of others shows an empty mat for a moment (the old cards picked up), then the Mayor's hand
+withdrawing over the new cards, as at a real table; laying cards that extend what lies there
+(desert, then desert and water) keeps the old cards in place. lay_next() lays what the game needs
+next: the set-up card, the red bonus cards, the solo keep, or the next two terrain cards of this
+round's shuffled deck (drawn from the cards the engine says are left).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import random
 import threading
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 
 from companion.errors import ConfigError
@@ -24,7 +28,7 @@ from companion.state import GameState, Phase
 from hardware.camera import Camera
 from hardware.meaning import deck_for_next_reveal
 from vision.cards import CARD_IDS, RED_CARDS, SETUP_CARDS
-from vision.props import Background, render_background
+from vision.props import BAND_ROWS, Background, render_background
 from vision.render import CARD_H_MM, CARD_W_MM, render_card
 from vision.simulator import Placement, Scene
 
@@ -32,7 +36,8 @@ VIRTUAL_FRAME_SIZE = (1280, 720)  # width, height: the simulator's camera mode, 
 CARD_HEIGHT_SHARE = 0.42  # a card's long side as a share of frame height: the camera ~45 cm above
 GAP_SHARE = 0.06  # space between two laid cards, as a share of a card's width
 NOISE_SIGMA = 2.0  # grey levels of sensor noise in each frame
-FRAME_POOL = 3  # noisy frames rendered per layout and cycled: real noise at no per-frame cost
+NOISE_OFFSET = 128  # grey levels: noise stored as uint8 around this, so -128..127 fits
+FRAME_POOL = 3  # noise patterns cycled from read to read (rows of one bank): frames differ as a sensor's do
 HAND_READS = 2  # reads the Mayor's hand is over the new cards: fewer than the scanner's vote needs
 CLEAR_READS = 5  # reads of an empty mat while old cards are picked up: more than the vote needs
 MAX_CARDS = 3  # the most the scanner ever needs at once is two; one more to show a stray card
@@ -60,15 +65,14 @@ class VirtualTable(Camera):
         self._np = np.random.default_rng(rng.getrandbits(64))
         self._hand_reads = hand_reads
         self._clear_reads = clear_reads
-        self._pool = pool
+        self._pool = max(1, pool)
         self._lock = threading.Lock()
         self._mat = render_background(background, size, self._np)
-        self._faces: dict[str, np.ndarray] = {}
+        self._noise = _NoiseBank(size, self._pool, NOISE_SIGMA, self._np)
         self._cards: tuple[str, ...] = ()
         self._placements: tuple[Placement, ...] = ()
-        self._empty = self._render(Scene(background=self._mat, noise_sigma=NOISE_SIGMA), count=1)[0]
-        self._frames = [self._empty]
-        self._before: list[np.ndarray] = []  # frames shown before the new layout, last first
+        self._table = self._mat  # the clean view of what lies on the mat now
+        self._before: list[np.ndarray] = []  # clean views shown before the new layout, last first
         self._next = 0
 
     @property
@@ -87,15 +91,15 @@ class VirtualTable(Camera):
         old = self._cards
         extends = len(cards) > len(old) and cards[: len(old)] == old
         scene = self._scene(cards, keep=self._placements if extends else ())
-        frames = self._render(scene)
-        before = self._render(scene.with_hand(self._np), count=1) * self._hand_reads if cards else []
+        table = scene.render()  # clean: the noise is added by read()
+        before = [scene.with_hand(self._np).render()] * self._hand_reads if cards and self._hand_reads else []
         if not extends and old:
-            before += [self._empty] * self._clear_reads
+            before += [self._mat] * self._clear_reads
         with self._lock:
             self._cards = cards
             self._placements = scene.placements
             self._before = before  # popped from the end: empty mat first, then the hand
-            self._frames = frames
+            self._table = table
         return cards
 
     @property
@@ -129,17 +133,16 @@ class VirtualTable(Camera):
         return tuple(t.value for t in pair)
 
     def read(self) -> np.ndarray:
-        """The next frame of the mat (the hand while cards are being laid)."""
+        """The next frame of the mat (the hand while cards are being laid): a new array each time."""
         with self._lock:
-            if self._before:
-                return self._before.pop()
-            self._next = (self._next + 1) % len(self._frames)
-            return self._frames[self._next]
+            clean = self._before.pop() if self._before else self._table
+            self._next = (self._next + 1) % self._pool
+            pattern = self._next
+        return self._noise.add(clean, pattern)
 
     def _face(self, card: str) -> np.ndarray:
-        if card not in self._faces:
-            self._faces[card] = render_card(card)
-        return self._faces[card]
+        """The card's face (~1.5 ms to draw: drawn per lay, not cached; subclasses draw other art)."""
+        return render_card(card)
 
     def _scene(self, cards: tuple[str, ...], keep: tuple[Placement, ...] = ()) -> Scene:
         """The cards side by side in the middle of the mat, each slightly turned and shifted."""
@@ -154,7 +157,25 @@ class VirtualTable(Camera):
             centre = (first_x + i * step + jitter[0], height / 2 + jitter[1])
             angle = float(self._np.uniform(-MAX_TILT_DEG, MAX_TILT_DEG))
             placements.append(Placement(self._face(card), _corners(centre, card_h, angle), card))
-        return Scene(background=self._mat, placements=tuple(placements), noise_sigma=NOISE_SIGMA)
+        return Scene(background=self._mat, placements=tuple(placements))
 
-    def _render(self, scene: Scene, count: int | None = None) -> list[np.ndarray]:
-        return [scene.render(self._np) for _ in range(count or self._pool)]
+
+class _NoiseBank:
+    """Sensor noise for one frame size, drawn once: `patterns` frames of it are row-shifted views.
+
+    The noise is kept as uint8 with NOISE_OFFSET added, so one OpenCV call adds it to a clean frame
+    exactly as clip(clean + noise), with no wider temporaries.
+    """
+
+    def __init__(self, size: tuple[int, int], patterns: int, sigma: float, rng: np.random.Generator) -> None:
+        width, height = size
+        rows = height + max(1, patterns) - 1
+        self._bank = np.empty((rows, width, 3), np.uint8)
+        for top in range(0, rows, BAND_ROWS):  # a band at a time: no frame-sized float64 noise
+            noise = np.rint(rng.normal(0, sigma, (min(BAND_ROWS, rows - top), width, 3)))
+            self._bank[top:top + BAND_ROWS] = np.clip(noise + NOISE_OFFSET, 0, 255)
+
+    def add(self, clean: np.ndarray, pattern: int) -> np.ndarray:
+        """A new frame: clean plus noise pattern number `pattern`."""
+        noise = self._bank[pattern:pattern + clean.shape[0]]
+        return cv2.addWeighted(clean, 1.0, noise, 1.0, -NOISE_OFFSET)

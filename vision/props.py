@@ -60,7 +60,8 @@ def _mottle(size: tuple[int, int], rng: np.random.Generator, cells: int) -> np.n
     w, h = size
     small = rng.standard_normal((max(2, cells * h // w), cells)).astype(np.float32)
     field = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
-    return field / max(1e-6, float(np.abs(field).max()))
+    field /= max(1e-6, float(np.abs(field).max()))  # in place: a frame-sized float array is 3.7 MB
+    return field
 
 
 def render_background(kind: Background, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
@@ -85,7 +86,9 @@ def render_background(kind: Background, size: tuple[int, int], rng: np.random.Ge
             Background.SLATE: (np.array([105, 105, 100], np.float32), 0.12),
         }[kind]
         base = base * rng.uniform(0.85, 1.15)
-        shade = 1 + depth * _mottle(size, rng, 10)
+        shade = _mottle(size, rng, 10)
+        shade *= depth
+        shade += 1
     return to_uint8(shade, rng, 2.0, grey_noise=True, tint=base)  # the shaded colour, a band at a time
 
 
