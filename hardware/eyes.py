@@ -1,16 +1,20 @@
-"""The scanner's eyes: vision's card reader and voter behind one call, look(frame, now) -> Look."""
+"""The scanner's eyes: vision's card reader and voter behind one call, look(frame, now) -> Look.
+
+OpenCV and vision are imported on first use, not with this module: `tucana serve --camera none`
+imports the rig (and so this module) but never reads a frame, and OpenCV alone is ~30 MB of RSS.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-import cv2
 import numpy as np
 
-from vision.deck import Deck
-from vision.reader import CardReader, FrameReading
-from vision.reader import CardReading as VisionCardReading
+if TYPE_CHECKING:
+    from vision.deck import Deck
+    from vision.reader import CardReader, FrameReading
+    from vision.reader import CardReading as VisionCardReading
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,12 +61,16 @@ REREAD_S = 2.0  # read an unchanged scene again this often, in case the gate mis
 
 def thumbnail(frame: np.ndarray) -> np.ndarray:
     """A small blurred grey copy of a frame for the change gate."""
+    import cv2
+
     small = cv2.resize(frame, GATE_SIZE, interpolation=cv2.INTER_AREA)
     return cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
 
 
 def changed(a: np.ndarray, b: np.ndarray) -> bool:
     """True when two thumbnails differ by more than sensor noise."""
+    import cv2
+
     moved = cv2.absdiff(a, b) > GATE_PIXEL_DIFF
     return float(np.count_nonzero(moved)) > GATE_CHANGED_SHARE * moved.size
 
@@ -81,6 +89,8 @@ class VisionEyes:
 
     def __init__(self, reader: CardReader | None = None, *, vote_frames: int = VOTE_FRAMES,
                  reread_s: float = REREAD_S) -> None:
+        from vision.reader import CardReader
+
         self.reader = reader if reader is not None else CardReader()
         self.vote_frames = vote_frames
         self.reread_s = reread_s
@@ -96,6 +106,8 @@ class VisionEyes:
         The new reader is built whole and then assigned in one step, so the scanner's look()
         runs either on the old deck or on the new one, never on half of each.
         """
+        from vision.reader import CardReader
+
         self.reader = CardReader(deck)
         self._last_read_at = float("-inf")  # a settled table is read again against the new deck
 
@@ -134,6 +146,8 @@ CROP_HEIGHT = 120  # px: card thumbnails for the web console
 
 def _crop(frame: np.ndarray, corners: tuple[tuple[float, float], ...]) -> np.ndarray:
     """The card warped flat at console-thumbnail size."""
+    import cv2
+
     height = CROP_HEIGHT
     width = round(height * 63 / 88)
     src = np.array(corners, np.float32)

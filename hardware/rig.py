@@ -17,9 +17,8 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import cv2
 import numpy as np
 
 from companion.errors import ConflictError, HardwareError
@@ -43,7 +42,9 @@ from hardware.enroll import OwnerDeck, check_card_id
 from hardware.eyes import Eyes, VisionEyes
 from hardware.scanner import Scanner
 from hardware.speech import Speaker, make_speaker
-from hardware.virtual_table import VirtualTable
+
+if TYPE_CHECKING:  # OpenCV and the simulator load only with a camera (--camera none stays ~30 MB smaller)
+    from hardware.virtual_table import VirtualTable
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +172,8 @@ class Rig:
         if not crops:
             return None
         height = max(c.shape[0] for c in crops)
+        import cv2
+
         padded = [cv2.copyMakeBorder(c, 0, height - c.shape[0], 0, 4, cv2.BORDER_CONSTANT) for c in crops]
         return _jpeg(np.hstack(padded))
 
@@ -210,6 +213,8 @@ class Rig:
 
 
 def _jpeg(image: np.ndarray) -> bytes:
+    import cv2
+
     ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     if not ok:
         raise HardwareError("could not encode the frame as JPEG")
@@ -247,6 +252,8 @@ def build_rig(
     if spec.kind is not CameraKind.VIRTUAL:
         virtual = None
     elif virtual is None:
+        from hardware.virtual_table import VirtualTable
+
         virtual = VirtualTable(rng)
     if controls is None:
         from hardware.gpio import GpioControls  # gpiozero is imported only by its adapter
