@@ -18,7 +18,8 @@ __all__ = ["browser", "server"]  # fixtures shared with the round test
 
 TABLE = {"width": 1280, "height": 800}  # a tablet or small TV at the table, CSS pixels
 MIN_TAP_PX = 44  # smallest thumb target (WCAG 2.5.5); inline links in running text are exempt
-ROUND = [("desert", "water"), *ROUND_REST]
+# The game ends on Desert and Desert: the sand-coloured cards are on screen for the contrast check.
+ROUND = [("desert", "water"), *ROUND_REST[1:], ROUND_REST[0]]
 PLAYERS = ["Mary", "David", "Alice", "Zoé"]
 # (round, turn) -> claims made in that turn.
 CLAIMS = {
@@ -57,6 +58,39 @@ AUDIT = """() => {
   return found;
 }""".replace("MIN", str(MIN_TAP_PX))
 
+# Text whose contrast with what is behind it is below WCAG AA: 4.5:1, or 3:1 for large text.
+CONTRAST = """() => {
+  const rgba = (c) => { const [r, g, b, a = 1] = c.match(/[\\d.]+/g).map(Number); return { r, g, b, a }; };
+  const over = (top, bottom) => ({ r: top.r * top.a + bottom.r * (1 - top.a), g: top.g * top.a + bottom.g * (1 - top.a),
+                                   b: top.b * top.a + bottom.b * (1 - top.a), a: 1 });
+  const lum = (c) => [c.r, c.g, c.b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const behind = (e) => {
+    const layers = [];
+    for (let n = e; n; n = n.parentElement) {
+      const c = rgba(getComputedStyle(n).backgroundColor);
+      if (c.a > 0) layers.push(c);
+      if (c.a >= 1) break;
+    }
+    return layers.reduceRight((below, layer) => over(layer, below), { r: 255, g: 255, b: 255, a: 1 });
+  };
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const e = walker.currentNode.parentElement;
+    const text = walker.currentNode.textContent.trim();
+    if (!text || !e.getClientRects().length || e.closest("svg, .visually-hidden, button:disabled")) continue;
+    const s = getComputedStyle(e);
+    const back = behind(e);
+    const ink = over(rgba(s.color), back);
+    const [hi, lo] = [lum(ink), lum(back)].sort((a, b) => b - a);
+    const size = parseFloat(s.fontSize);
+    const large = size >= 24 || (Number(s.fontWeight) >= 700 && size >= 18.66);
+    if ((hi + 0.05) / (lo + 0.05) < (large ? 3 : 4.5)) found.push(`contrast "${text.slice(0, 20)}"`);
+  }
+  return found;
+}"""
+
 
 def _finished_game(table: object) -> None:
     """Two rounds of ROUND with CLAIMS, then the end of the game."""
@@ -77,7 +111,7 @@ def _audit(page: object, name: str) -> None:
     """Look at the page scrolled to the top and to the bottom (a sticky notice shows only then)."""
     for scroll in ("0", "document.documentElement.scrollHeight"):
         page.evaluate(f"() => window.scrollTo(0, {scroll})")
-        assert page.evaluate(AUDIT) == [], name
+        assert page.evaluate(AUDIT) + page.evaluate(CONTRAST) == [], name
     page.evaluate("() => window.scrollTo(0, 0)")
 
 
