@@ -108,7 +108,8 @@ class Scene:
         """Take one BGR uint8 frame; rng supplies sensor noise and JPEG (None: a clean frame).
 
         The lit table is kept between renders: float32 when light or optics change it, else
-        uint8 (a quarter of the memory; card edges rounded to the nearest grey level).
+        uint8 (a quarter of the memory; card edges rounded to the nearest grey level), and then a
+        clean render is that kept table itself, read-only, not a copy.
         """
         if "lit" not in self._cache:
             if self.plain:
@@ -116,6 +117,10 @@ class Scene:
             else:
                 self._cache["lit"] = self._optics(self._light(self._compose(np.float32)))
         img = self._cache["lit"]
+        if rng is None and img.dtype == np.uint8:
+            clean = img.view()  # the kept table itself, not a copy: read-only, so it stays as laid
+            clean.flags.writeable = False
+            return clean
         if rng is None:
             return to_uint8(img)
         g = as_generator(rng)
@@ -204,7 +209,9 @@ def _paste(img: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
     shadow = cv2.GaussianBlur(alpha, (0, 0), 2.5)[..., None]
     region = img[y0:y1, x0:x1].astype(np.float32)
     region *= 1 - 0.2 * np.roll(shadow, (2, 2), axis=(0, 1))
-    region = region * (1 - alpha) + warped * alpha
+    region *= 1 - alpha  # in place: region * (1 - alpha) + warped * alpha without three more copies
+    warped *= alpha
+    region += warped
     img[y0:y1, x0:x1] = region if img.dtype == np.float32 else np.rint(region)
 
 
