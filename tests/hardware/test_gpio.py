@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
@@ -14,24 +13,10 @@ from hardware.controls import Beep, ButtonAction, BuzzPattern, Light, LightMode
 from hardware.desk import Desk
 from hardware.gpio import DEBOUNCE_S, GpioControls
 from hardware.speech import FakeSpeaker
+from tests.hardware.conftest import wait_for
 
 PINS = PinMap(button=5, led_ready=6, led_seen=13, led_mayor=19, buzzer=26)
 FAST_BEEPS = {p: Beep(on_s=0.01, off_s=0.01, count=2) for p in BuzzPattern}
-
-
-class Clock:
-    """A hand-moved clock for the debounce."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock():
-    return Clock()
 
 
 @pytest.fixture
@@ -39,15 +24,6 @@ def controls(clock):
     c = GpioControls(PINS, GpioMode.MOCK, hold_s=0.05, beeps=FAST_BEEPS, clock=clock)
     yield c
     c.close()
-
-
-def _wait_for(predicate, timeout_s: float = 2.0) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.005)
-    return True
 
 
 def test_short_press_is_a_press_at_release(clock):
@@ -101,7 +77,7 @@ def test_leds_follow_modes(controls):
     controls.light(Light.READY, LightMode.OFF)
     assert not ready.state
     controls.light(Light.MAYOR, LightMode.BLINK)
-    assert _wait_for(lambda: len(mayor.states) >= 3)  # on, off, on...: it blinks
+    assert wait_for(lambda: len(mayor.states) >= 3)  # on, off, on...: it blinks
     controls.light(Light.MAYOR, LightMode.OFF)
     assert not mayor.state
 
@@ -110,7 +86,7 @@ def test_buzzer_pattern_drives_the_pin(controls):
     buzzer = controls.factory.pin(PINS.buzzer)
     buzzer.clear_states()
     controls.buzz(BuzzPattern.ROUND_END)
-    assert _wait_for(lambda: len(buzzer.states) >= 5)  # off, on, off, on, off: two beeps
+    assert wait_for(lambda: len(buzzer.states) >= 5)  # off, on, off, on, off: two beeps
     buzzer.assert_states([False, True, False, True, False])
 
 
@@ -128,7 +104,7 @@ def test_button_drives_the_desk_through_the_queue(table, clock):
     try:
         pin = controls.factory.pin(PINS.button)
         pin.drive_low()
-        assert _wait_for(lambda: desk._queue.qsize() > 0)
+        assert wait_for(lambda: desk._queue.qsize() > 0)
         pin.drive_high()
         assert table.state.reveals == 1  # nothing touched the engine from the pin thread
         desk.run_pending()

@@ -13,9 +13,10 @@ from flask.testing import FlaskClient
 
 from companion.store import LogStore
 from companion.table import Table
+from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, serve
 from web.app import create_app
 from web.security import CSRF_COOKIE, CSRF_HEADER, PIN_HEADER, SeatBook, Security
-from web.services import Services
+from web.services import Services, build_services
 from web.stream import StreamHub
 
 PIN = "424242"
@@ -114,3 +115,25 @@ def log_of(services: Services) -> tuple[int | None, int, list[str]]:
     game_id = services.table.game_id
     lines = services.store.export_jsonl(game_id).splitlines() if game_id is not None else []
     return game_id, services.table.seq, lines
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Services]]:
+    """The real app on a loopback port in a thread, with its services (for the browser tests)."""
+    services = build_services(tmp_path / "data", keepalive_s=1.0)
+    with serve(services) as base:
+        yield base, services
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (never a downloaded browser); no page may throw."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        chromium.page_errors = []  # uncaught script errors of every page
+        try:
+            yield chromium
+            assert chromium.page_errors == []
+        finally:
+            chromium.close()

@@ -6,30 +6,17 @@ Screenshots of each page in a phone viewport go to out/screenshots/ (gitignored)
 from __future__ import annotations
 
 import json
-import threading
-import urllib.request
+import random
+import time
 from collections.abc import Iterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 
-from web.app import create_app
-from web.services import build_services
+from tests.web.browser import NEEDS_CHROMIUM, PHONE, SHOTS, phone_context, post_as_mayor, serve
+from web.services import Services, build_services
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PHONE = {"width": 390, "height": 844}  # a common phone viewport, CSS pixels
-WAIT_MS = 5000  # longest wait for a live update to show on a page
-SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+CAMERA_WAIT_MS = 60_000  # the scanner reads and votes over several frames, slowly on a busy machine
 
 # The rest of round 1 after "desert and water": 12 pairs that the 27-card deck allows.
 ROUND_REST = [
@@ -38,69 +25,28 @@ ROUND_REST = [
     ("mountain", "mountain"), ("mountain", "mountain"), ("mountain", "mountain"),
     ("water", "water"), ("water", "any"),
 ]
-# Records each navigator.vibrate call so the test can see the round-end buzz.
-VIBRATE_SPY = "navigator.vibrate = (p) => { (window.__buzz = window.__buzz || []).push(p); return true; };"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium "
-                       "(apt-get install chromium); CI installs it"),
-]
+# The round and turn of the state a page follows live, as one comparable string.
+TURN_JS = "() => { const s = window.Tucana.live.state; return `${s.game_id}:${s.round}:${s.turn}`; }"
+
+pytestmark = NEEDS_CHROMIUM
 
 
-@pytest.fixture()
-def server(tmp_path: Path) -> Iterator[tuple[str, object]]:
-    """The real app on a loopback port in a thread, with its services."""
-    from werkzeug.serving import make_server
+def _reveal(mayor: Any, a: str, b: str) -> None:
+    """Tap a pair and confirm it; return once the console's live state shows the new turn.
 
-    services = build_services(tmp_path / "data", keepalive_s=1.0)
-    app = create_app({"TESTING": True}, services=services)
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_port}", services
-    finally:
-        services.hub.close()  # ends the open streams so the threads finish
-        httpd.shutdown()
-        services.close()
-
-
-@pytest.fixture()
-def browser() -> Iterator[object]:
-    """Debian's Chromium driven by Playwright (never a downloaded browser)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        chromium.page_errors = []  # uncaught script errors of every page
-        try:
-            yield chromium
-            assert chromium.page_errors == []
-        finally:
-            chromium.close()
-
-
-def _phone(browser: object, base: str, lang: str = "en-GB") -> object:
-    context = browser.new_context(viewport=PHONE, locale=lang, base_url=base, has_touch=True)
-    context.add_init_script(VIBRATE_SPY)
-    context.on("weberror", lambda error: browser.page_errors.append(str(error.error)))
-    context.set_default_timeout(WAIT_MS)
-    return context
-
-
-def _post_as_mayor(base: str, pin: str, entry: dict) -> dict:
-    request = urllib.request.Request(
-        base + "/api/events", data=json.dumps(entry).encode(), method="POST",
-        headers={"X-Mayor-Pin": pin, "Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=5) as response:
-        return json.loads(response.read())
-
-
-def _reveal(mayor: object, a: str, b: str) -> None:
+    Until then the redraw for the turn just confirmed could drop the next tapped pair (a new turn
+    drops a tapped pair), leaving that Confirm disabled: so wait for the turn, not for time.
+    """
+    turn = mayor.evaluate(TURN_JS)
     mayor.click(f'#pairs-grid button[data-cards="{a},{b}"]')
     mayor.click("#confirm-reveal")
-    mayor.wait_for_function("() => document.querySelector('#confirm-reveal').disabled")
+    mayor.wait_for_function(f"(before) => ({TURN_JS})() !== before", arg=turn)
+
+
+def _reveal_by_api(base: str, pin: str, pairs: list[tuple[str, str]]) -> None:
+    for a, b in pairs:
+        post_as_mayor(base, pin, "/api/events", {"type": "reveal", "cards": [a, b]})
 
 
 # The ids of the visible cards that the visible notice (#banner) covers, at the current scroll.
@@ -122,17 +68,15 @@ def _assert_notice_in_flow(page: object) -> None:
 
 
 def _shot(page: object, name: str) -> None:
-    # A phone page must never scroll sideways.
+    """Save a full-page screenshot; a phone page must never scroll sideways."""
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], name
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
-    base, services = server
-    pin = services.security.pin
-
-    mayor = _phone(browser, base).new_page()
+def _start_on_the_console(browser: Any, base: str, pin: str) -> Any:
+    """The Mayor unlocks the console, starts Mary and David's game and taps the set-up card."""
+    mayor = phone_context(browser, base).new_page()
     mayor.goto("/mayor")
     mayor.fill("#pin", pin)
     mayor.click("#pin-form button[type=submit]")
@@ -146,9 +90,13 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     mayor.wait_for_selector("#setup", state="visible")
     mayor.click('#setup-cards button[data-letters="CEBAEDCDAB"]')
     mayor.wait_for_selector("#play", state="visible")
+    return mayor
 
-    mary = _phone(browser, base).new_page()
-    david = _phone(browser, base, "fr-FR").new_page()
+
+def _take_seats(browser: Any, base: str) -> tuple[Any, Any]:
+    """Mary's phone (English) takes seat 1, then David's (French) takes seat 2."""
+    mary = phone_context(browser, base).new_page()
+    david = phone_context(browser, base, "fr-FR").new_page()
     for page, name, seat in ((mary, "Mary", 1), (david, "<b>David</b>", 2)):
         page.goto("/play")
         if seat == 1:
@@ -158,6 +106,20 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
         page.click(f'#seats button[data-seat="{seat}"]')
         page.wait_for_url(f"**/play/{seat}")
         assert page.inner_text(".me-name") == name  # the name is text, never markup
+    return mary, david
+
+
+def _claim(page: Any, button: str) -> None:
+    """Tap a claim on the score pad and confirm it."""
+    page.click(button)
+    page.click("#confirm-yes")
+
+
+def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
+    base, services = server
+    pin = services.security.pin
+    mayor = _start_on_the_console(browser, base, pin)
+    mary, david = _take_seats(browser, base)
     assert mary.inner_text("#villages .village:first-child .letter") == "C"
     assert david.inner_text("#villages .village:first-child .letter") == "B"  # seat 2 starts at village 2
     assert david.locator("html").get_attribute("lang") == "fr"
@@ -167,19 +129,16 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     david.wait_for_function("() => document.querySelector('#words').textContent === 'Désert et Eau\u00a0!'")
 
     # Mary joins the villages A-A: a claim; David's phone sees the blue bonus go, live.
-    mary.click('#pairs button[data-village="A"]')
-    mary.click("#confirm-yes")
+    _claim(mary, '#pairs button[data-village="A"]')
     mary.wait_for_selector('#pairs button[data-village="A"].circled')
     david.wait_for_function("() => document.querySelector('#blue').textContent.includes('Mary +3')")
     assert david.is_enabled('#pairs button[data-village="B"]')  # his own seat: he may claim
-    mary.click('#sight-rows button[data-sight="toucan"].next')
-    mary.click("#confirm-yes")
+    _claim(mary, '#sight-rows button[data-sight="toucan"].next')
     mary.wait_for_selector('#sight-rows button[data-sight="toucan"].circled')
     mayor.once("dialog", lambda dialog: dialog.accept())
     mayor.click("#undo")  # the Mayor takes the toucan back: Mary's pad follows
     mary.wait_for_selector('#sight-rows button[data-sight="toucan"].next:not(.circled)')
-    mary.click('#sight-rows button[data-sight="toucan"].next')
-    mary.click("#confirm-yes")
+    _claim(mary, '#sight-rows button[data-sight="toucan"].next')
     mary.wait_for_selector('#sight-rows button[data-sight="toucan"].circled')
 
     # David's phone sleeps through a reveal (its stream dies), then wakes up and catches up.
@@ -199,7 +158,7 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     for page in (mayor, mary):
         _assert_notice_in_flow(page)
 
-    table = _phone(browser, base).new_page()
+    table = phone_context(browser, base).new_page()
     table.goto("/table")
     table.wait_for_selector("#banner", state="visible")
     assert table.inner_text("#words") == "Water and Any terrain!"
@@ -211,14 +170,12 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     mary.click("#banner-ok")
     _shot(mary, "phone-score-pad")
     mayor.click("#banner-ok")  # put away: Mary's claim on the last turn redraws the console without it
-    mary.click('#pairs button[data-village="B"]')
-    mary.click("#confirm-yes")
+    _claim(mary, '#pairs button[data-village="B"]')
     mayor.wait_for_function("() => document.querySelector('#standings tbody td:nth-child(5)').textContent === '27'")
     assert mayor.is_hidden("#banner") and mary.is_hidden("#banner")
 
     # Round 2 by the API to keep the test short, then the Mayor ends the game on the console.
-    for a, b in [("desert", "water"), *ROUND_REST]:
-        _post_as_mayor(base, pin, {"type": "reveal", "cards": [a, b]})
+    _reveal_by_api(base, pin, [("desert", "water"), *ROUND_REST])
     mayor.wait_for_selector("#end-game", state="visible")
     mayor.once("dialog", lambda dialog: dialog.accept())
     mayor.click("#end-go")
@@ -236,7 +193,7 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
 def test_a_solo_game_with_special_bonus_typed_set_up_and_solo_keep(server, browser) -> None:
     base, services = server
     pin = services.security.pin
-    mayor = _phone(browser, base, "es-ES").new_page()
+    mayor = phone_context(browser, base, "es-ES").new_page()
     mayor.goto("/mayor")
     mayor.fill("#pin", pin)
     mayor.press("#pin", "Enter")
@@ -257,7 +214,7 @@ def test_a_solo_game_with_special_bonus_typed_set_up_and_solo_keep(server, brows
     mayor.press("#setup-letters", "Enter")
     mayor.wait_for_selector("#play", state="visible")
 
-    ana = _phone(browser, base, "es-ES").new_page()
+    ana = phone_context(browser, base, "es-ES").new_page()
     ana.goto("/play")
     ana.click('#seats button[data-seat="1"]')
     ana.wait_for_url("**/play/1")
@@ -266,8 +223,7 @@ def test_a_solo_game_with_special_bonus_typed_set_up_and_solo_keep(server, brows
     assert ana.inner_text("#villages .village:nth-child(3) .letter") == "E"
     assert ana.is_visible('#reds button[data-red="yeti"]')
 
-    for a, b in [("desert", "water"), *ROUND_REST]:
-        _post_as_mayor(base, pin, {"type": "reveal", "cards": [a, b]})
+    _reveal_by_api(base, pin, [("desert", "water"), *ROUND_REST])
     mayor.wait_for_selector("#solo-keep", state="visible")
     assert mayor.is_disabled('#pairs-grid button[data-cards="desert,desert"]')  # keep first
     mayor.check('#solo-choices input[value="A"]')
@@ -281,13 +237,8 @@ def test_a_solo_game_with_special_bonus_typed_set_up_and_solo_keep(server, brows
 
 
 @pytest.fixture()
-def camera_server(tmp_path: Path) -> Iterator[tuple[str, object]]:
+def camera_server(tmp_path) -> Iterator[tuple[str, Services]]:
     """The app with the real rig on the built-in virtual camera and gpiozero's mock pins."""
-    import random
-    import time
-
-    from werkzeug.serving import make_server
-
     from hardware.config import PinMap
     from hardware.rig import build_rig
 
@@ -296,21 +247,14 @@ def camera_server(tmp_path: Path) -> Iterator[tuple[str, object]]:
                     random.Random(7), speech=False)
     rig.start()
     services.rig = rig
-    app = create_app({"TESTING": True}, services=services)
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_port}", services
-    finally:
-        services.hub.close()
-        httpd.shutdown()
-        services.close()
+    with serve(services) as base:
+        yield base, services
 
 
 def test_the_console_reads_cards_from_the_virtual_camera(camera_server, browser) -> None:
     base, services = camera_server
-    mayor = _phone(browser, base).new_page()
-    mayor.set_default_timeout(15000)  # the scanner votes over several frames
+    mayor = phone_context(browser, base).new_page()
+    mayor.set_default_timeout(CAMERA_WAIT_MS)
     mayor.goto("/mayor")
     mayor.fill("#pin", services.security.pin)
     mayor.press("#pin", "Enter")

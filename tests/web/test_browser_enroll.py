@@ -2,32 +2,23 @@
 
 from __future__ import annotations
 
-import json
 import random
-import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.hardware.conftest import WoodcutTable
-from tests.web.test_browser import CHROMIUM, _phone, browser  # noqa: F401  (browser is a fixture)
-from web.app import create_app
-from web.services import build_services
+from tests.hardware.conftest import WoodcutTable, wait_for
+from tests.web.browser import HTTP_TIMEOUT_S, NEEDS_CHROMIUM, phone_context, post_as_mayor, serve
+from web.services import Services, build_services
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-]
+pytestmark = NEEDS_CHROMIUM
 
 
 @pytest.fixture()
-def woodcut_server(tmp_path: Path) -> Iterator[tuple[str, object]]:
+def woodcut_server(tmp_path: Path) -> Iterator[tuple[str, Services]]:
     """The app with the real rig, started, on a virtual table of WOODCUT cards; deck in data/deck."""
-    from werkzeug.serving import make_server
-
     from hardware.config import PinMap
     from hardware.rig import build_rig
 
@@ -37,39 +28,25 @@ def woodcut_server(tmp_path: Path) -> Iterator[tuple[str, object]]:
                     speech=False, virtual=table, deck_dir=tmp_path / "data" / "deck")
     rig.start()
     services.rig = rig
-    app = create_app({"TESTING": True}, services=services)
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_port}", services
-    finally:
-        services.hub.close()
-        httpd.shutdown()
-        services.close()
+    with serve(services) as base:
+        yield base, services
 
 
-def _lay(base: str, pin: str, cards: list[str]) -> None:
-    request = urllib.request.Request(base + "/api/table/lay", data=json.dumps({"cards": cards}).encode(),
-                                     method="POST", headers={"X-Mayor-Pin": pin, "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=5):
-        pass
-
-
-def test_the_console_enrolls_a_card_and_forgets_it(woodcut_server, browser) -> None:  # noqa: F811
+def test_the_console_enrolls_a_card_and_forgets_it(woodcut_server, browser) -> None:
     base, services = woodcut_server
     pin = services.security.pin
-    mayor = _phone(browser, base).new_page()
+    mayor = phone_context(browser, base).new_page()
     mayor.goto("/mayor")
     mayor.fill("#pin", pin)
     mayor.press("#pin", "Enter")
-    _lay(base, pin, ["desert"])
+    post_as_mayor(base, pin, "/api/table/lay", {"cards": ["desert"]})
+    laid = services.rig.scanner.status().frames
     mayor.click("#enroll-open")
     mayor.wait_for_function("() => document.querySelector('#enroll-progress').textContent.includes('0 photo')")
     assert mayor.inner_text("#enroll-card") == "Desert"  # the first card with no photo
     assert mayor.is_disabled("#enroll-forget")
-    deadline = time.monotonic() + 5
-    while services.rig.scanner.last_frame is None and time.monotonic() < deadline:
-        time.sleep(0.05)
+    # Two frames more: the one being read while the card was laid may still show the empty mat.
+    assert wait_for(lambda: services.rig.scanner.status().frames >= laid + 2, timeout_s=HTTP_TIMEOUT_S)
     mayor.click("#enroll-capture")
     mayor.wait_for_function("() => document.querySelector('#enroll-result').textContent.includes('1 photo')")
     assert mayor.inner_text("#enroll-card") == "Forest"  # on to the next card

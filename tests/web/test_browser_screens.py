@@ -11,10 +11,9 @@ from __future__ import annotations
 import pytest
 
 from companion.moves import parse_entry
-from tests.web.test_browser import CHROMIUM, PHONE, ROUND_REST, SHOTS, _phone, browser, server
+from tests.web.browser import NEEDS_CHROMIUM, PHONE, SHOTS, phone_context
+from tests.web.test_browser import ROUND_REST
 from web import i18n
-
-__all__ = ["browser", "server"]  # fixtures shared with the round test
 
 TABLE = {"width": 1280, "height": 800}  # a tablet or small TV at the table, CSS pixels
 MIN_TAP_PX = 44  # smallest thumb target (WCAG 2.5.5); inline links in running text are exempt
@@ -30,10 +29,7 @@ CLAIMS = {
 }
 NAMES = {"en": "Mary and David", "fr": "Mary et David", "es": "Mary y David"}
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-]
+pytestmark = NEEDS_CHROMIUM
 
 # Findings on the page as it is: sideways scroll, small controls, a visible notice over a card.
 AUDIT = """() => {
@@ -123,7 +119,7 @@ def test_final_scores_on_a_phone_and_the_table_display(server, browser, lang) ->
     assert standings["Mary"].achievement and standings["Mary"].total == standings["David"].total >= 50
     achievement = i18n.catalog(lang)["achievement." + standings["Mary"].achievement.name.lower()]
 
-    context = _phone(browser, base, lang)
+    context = phone_context(browser, base, lang)
     left_the_pi: list[str] = []
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base)
                   else (left_the_pi.append(route.request.url), route.abort()))

@@ -1,0 +1,79 @@
+"""Helpers of the browser tests: Debian's Chromium, a phone-sized context, the app on a loopback port.
+
+Every wait is a condition with a generous bound: on a busy 2-core CI machine a live update can
+take seconds, and a bound that only matters when the test fails costs nothing when it passes.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web.app import create_app
+from web.services import Services
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}  # a common phone viewport, CSS pixels
+WAIT_MS = 30_000  # longest wait for a page to show a live update: a loaded CI machine, not a phone
+HTTP_TIMEOUT_S = 30.0  # a test's own API call to the server in its thread, on that same machine
+SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+# Records each navigator.vibrate call so a test can see the round-end buzz.
+VIBRATE_SPY = "navigator.vibrate = (p) => { (window.__buzz = window.__buzz || []).push(p); return true; };"
+
+NEEDS_CHROMIUM = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium "
+                       "(apt-get install chromium); CI installs it"),
+]
+
+
+def phone_context(browser: Any, base: str, lang: str = "en-GB") -> Any:
+    """A phone-sized browser context on the app, its script errors collected on the browser."""
+    context = browser.new_context(viewport=PHONE, locale=lang, base_url=base, has_touch=True)
+    context.add_init_script(VIBRATE_SPY)
+    context.on("weberror", lambda error: browser.page_errors.append(str(error.error)))
+    context.set_default_timeout(WAIT_MS)
+    return context
+
+
+@contextmanager
+def serve(services: Services) -> Iterator[str]:
+    """The real app over these services on a loopback port in a thread; yields its base URL."""
+    from werkzeug.serving import make_server
+
+    app = create_app({"TESTING": True}, services=services)
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}"
+    finally:
+        services.hub.close()  # ends the open streams so their threads finish
+        httpd.shutdown()
+        services.close()
+
+
+def post_as_mayor(base: str, pin: str, path: str, body: dict) -> dict:
+    """POST a JSON body to the API with the Mayor's PIN; the answer's JSON."""
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), method="POST",
+        headers={"X-Mayor-Pin": pin, "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT_S) as response:
+        return json.loads(response.read())
