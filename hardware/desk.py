@@ -13,6 +13,7 @@ import queue
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from companion.errors import RuleError, TucanaError
@@ -56,11 +57,27 @@ class News:
     accepted: Accepted
 
 
+class Request(Enum):
+    """What the web console asks of the desk."""
+
+    CONFIRM = "confirm"  # apply the pending reading as read
+    DISMISS = "dismiss"  # drop the pending reading
+    CORRECT = "correct"  # apply the Mayor's entry (the argument) instead
+    PRESS = "press"  # the on-screen button, short press
+    HOLD = "hold"  # the on-screen button, long press
+    LAY = "lay"  # lay these cards (the argument) on the virtual table
+    LAY_NEXT = "lay_next"  # lay what the game needs next on the virtual table
+    CLEAR = "clear"  # pick every card up from the virtual table
+
+
+VIRTUAL_TABLE_REQUESTS = frozenset({Request.LAY, Request.LAY_NEXT, Request.CLEAR})
+
+
 @dataclass(frozen=True)
 class Console:
     """A request from the web console; its future gets the result or the error."""
 
-    verb: str  # confirm, dismiss, correct, lay, lay_next, clear
+    request: Request
     argument: Any = None
     future: Future = field(default_factory=Future, compare=False)
 
@@ -103,9 +120,9 @@ class Desk:
             if isinstance(message, Console):
                 message.future.set_exception(TucanaError("the Mayor's desk is busy: try again"))
 
-    def ask(self, verb: str, argument: Any = None) -> Future:
+    def ask(self, request: Request, argument: Any = None) -> Future:
         """Post a console request; the returned future resolves once the worker handled it."""
-        message = Console(verb, argument)
+        message = Console(request, argument)
         self.post(message)
         return message.future
 
@@ -236,7 +253,7 @@ class Desk:
         if self.pending is not None:
             self._dismiss()
             return
-        if self.sense.first is not None or self.sense.reds or self.sense.blues:
+        if self.sense.half_read:
             self.sense.reset()
             self.note = "half-read cards dropped"
             return
@@ -252,30 +269,25 @@ class Desk:
         if not future.set_running_or_notify_cancel():
             return
         try:
-            future.set_result(self._console_verb(message.verb, message.argument))
+            future.set_result(self._console_request(message.request, message.argument))
         except Exception as exc:  # handed to the caller through the future
             future.set_exception(exc)
 
-    def _console_verb(self, verb: str, argument: Any) -> Any:
-        if verb == "confirm":
-            return self._confirm()
-        if verb == "dismiss":
-            return self._dismiss()
-        if verb == "correct":
-            return self._correct(argument)
-        if verb == "press":
-            return self._button(ButtonAction.PRESS)
-        if verb == "hold":
-            return self._button(ButtonAction.HOLD)
-        if self.virtual is None:
-            raise RuleError(f"{verb}: there is no virtual table (the camera is {'on' if self.camera_ok else 'off'})")
-        if verb == "lay":
-            return self.virtual.lay(argument)
-        if verb == "lay_next":
-            return self.virtual.lay_next(self.table.state)
-        if verb == "clear":
-            return self.virtual.lay(())
-        raise ValueError(f"unknown console request {verb!r}")
+    def _console_request(self, request: Request, argument: Any) -> Any:
+        if request in VIRTUAL_TABLE_REQUESTS and self.virtual is None:
+            camera = "on" if self.camera_ok else "off"
+            raise RuleError(f"{request.value}: there is no virtual table (the camera is {camera})")
+        handlers = {
+            Request.CONFIRM: self._confirm,
+            Request.DISMISS: self._dismiss,
+            Request.CORRECT: lambda: self._correct(argument),
+            Request.PRESS: lambda: self._button(ButtonAction.PRESS),
+            Request.HOLD: lambda: self._button(ButtonAction.HOLD),
+            Request.LAY: lambda: self.virtual.lay(argument),
+            Request.LAY_NEXT: lambda: self.virtual.lay_next(self.table.state),
+            Request.CLEAR: lambda: self.virtual.lay(()),
+        }
+        return handlers[request]()
 
     # --- outputs -----------------------------------------------------------------------------
     def _news(self, accepted: Accepted) -> None:
@@ -302,12 +314,11 @@ class Desk:
 
     def _show(self) -> None:
         """Set the LEDs from the desk's state."""
-        half_read = self.sense.first is not None or bool(self.sense.reds or self.sense.blues)
         self.lights = {
             # Dark while the camera is lost; blinking through a round's last turn, as a reminder.
             Light.READY: LightMode.OFF if not self.camera_ok
             else LightMode.BLINK if self.table.state.is_last_turn else LightMode.ON,
-            Light.SEEN: LightMode.BLINK if half_read else LightMode.ON if self.cards else LightMode.OFF,
+            Light.SEEN: LightMode.BLINK if self.sense.half_read else LightMode.ON if self.cards else LightMode.OFF,
             Light.MAYOR: LightMode.BLINK if self.pending is not None else LightMode.OFF,
         }
         for light, mode in self.lights.items():

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DECK_FOLDER = "deck"  # the owner's deck inside the data folder (README, deploy/smoke/scan.py)
-MIN_FRAME_PX = 64  # shortest frame side vision reads: smaller is no camera picture
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,13 +92,12 @@ def one_card(frame: np.ndarray, reader: CardReader) -> None:
     or something else in view (a hand), so the Mayor fixes the table and taps again.
     """
     from vision.detect import detect
+    from vision.reader import check_frame
 
-    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8 \
-            or min(frame.shape[:2]) < MIN_FRAME_PX:
-        raise CardReadError("the camera frame cannot be read: not an HxWx3 uint8 picture of a table")
     try:
+        check_frame(frame)
         detection = detect(frame)
-    except ValueError as exc:
+    except ValueError as exc:  # vision's own errors become the one hierarchy's here, at its edge
         raise CardReadError(f"the camera frame cannot be read: {exc}") from exc
     if detection.clutter:
         raise ConflictError("something else is in view (a hand?): leave the card alone on the mat")

@@ -148,8 +148,10 @@ def _crop(frame: np.ndarray, corners: tuple[tuple[float, float], ...]) -> np.nda
     """The card warped flat at console-thumbnail size."""
     import cv2
 
+    from vision.render import CARD_H_MM, CARD_W_MM
+
     height = CROP_HEIGHT
-    width = round(height * 63 / 88)
+    width = round(height * CARD_W_MM / CARD_H_MM)
     src = np.array(corners, np.float32)
     dst = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
     return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (width, height))

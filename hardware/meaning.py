@@ -11,7 +11,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from companion.moves import Entry, RedBonus, Reveal, SetupCard, Sight, SoloKeep, Terrain
-from companion.rules import DECK, REVEALS_PER_ROUND, SETUP_CARDS, red_card_count
+from companion.rules import (
+    DECK,
+    REVEALS_PER_ROUND,
+    SETUP_CARDS,
+    SOLO_REMAINING_KEPT,
+    red_card_count,
+)
 from companion.state import GameState, Phase
 
 TERRAIN_IDS = {t.value: t for t in Terrain}
@@ -91,6 +97,11 @@ class CardSense:
         self.first: Terrain | None = None  # first card of a reveal, waiting for the second
         self.reds: list[Sight] = []  # red bonus cards drawn so far in set-up
         self.blues: list[str] = []  # solo: blue cards drawn so far to stay for the last round
+
+    @property
+    def half_read(self) -> bool:
+        """True while a reveal, the red bonus draw or the solo keep is read only in part."""
+        return self.first is not None or bool(self.reds or self.blues)
 
     def reset(self) -> None:
         """Forget half-read reveals and draws (after an undo or a dismissed reading)."""
@@ -178,8 +189,8 @@ class CardSense:
             return
         if letter not in self.blues:
             self.blues.append(letter)
-        if len(self.blues) < 2:
-            reading.note = f"blue {letter}: one more blue card to draw"
+        if len(self.blues) < SOLO_REMAINING_KEPT:
+            reading.note = f"blue {letter}: {SOLO_REMAINING_KEPT - len(self.blues)} more blue card(s) to draw"
             return
-        reading.submit.append(SoloKeep(letters=tuple(self.blues[:2])))
+        reading.submit.append(SoloKeep(letters=tuple(self.blues[:SOLO_REMAINING_KEPT])))
         self.blues.clear()

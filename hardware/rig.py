@@ -37,7 +37,7 @@ from hardware.config import (
     parse_language,
 )
 from hardware.controls import Controls
-from hardware.desk import Desk
+from hardware.desk import Desk, Request
 from hardware.enroll import OwnerDeck, check_card_id
 from hardware.eyes import Eyes, VisionEyes
 from hardware.scanner import Scanner
@@ -100,40 +100,40 @@ class Rig:
         self.close()
 
     # --- the console's requests (each handled by the desk thread) ------------------------------
-    def _ask(self, verb: str, argument: Any = None) -> Any:
+    def _ask(self, request: Request, argument: Any = None) -> Any:
         if not self._started:
-            future = self.desk.ask(verb, argument)
+            future = self.desk.ask(request, argument)
             self.desk.run_pending()  # not started (tests, tools): handle it in this thread
             return future.result(0)
-        return self.desk.ask(verb, argument).result(CONSOLE_WAIT_S)
+        return self.desk.ask(request, argument).result(CONSOLE_WAIT_S)
 
     def press(self) -> None:
         """The button's short press: confirm a pending reading, or lay the next virtual cards."""
-        self._ask("press")
+        self._ask(Request.PRESS)
 
     def hold(self) -> None:
         """The button's long press: dismiss a pending reading, drop half-read cards, or undo."""
-        self._ask("hold")
+        self._ask(Request.HOLD)
 
     def confirm(self) -> Accepted:
         """Apply the pending reading as read; RuleError when the engine still refuses it."""
-        return self._ask("confirm")
+        return self._ask(Request.CONFIRM)
 
     def dismiss(self) -> None:
         """Drop the pending reading; the Mayor lays the cards again."""
-        self._ask("dismiss")
+        self._ask(Request.DISMISS)
 
     def correct(self, entry: Entry) -> Accepted:
         """Apply the Mayor's correction in place of the pending reading."""
-        return self._ask("correct", entry)
+        return self._ask(Request.CORRECT, entry)
 
     def lay(self, cards: Sequence[str]) -> tuple[str, ...]:
         """Lay exactly these cards on the virtual table ([] clears it); RuleError without one."""
-        return self._ask("lay", list(cards))
+        return self._ask(Request.LAY, list(cards))
 
     def lay_next(self) -> tuple[str, ...]:
         """Lay what the game needs next on the virtual table."""
-        return self._ask("lay_next")
+        return self._ask(Request.LAY_NEXT)
 
     # --- what the console shows -----------------------------------------------------------------
     def status(self) -> dict:
@@ -247,7 +247,7 @@ def build_rig(
     """
     spec = camera_spec if isinstance(camera_spec, CameraSpec) else parse_camera_spec(camera_spec)
     mode = gpio if isinstance(gpio, GpioMode) else parse_gpio_mode(str(gpio))
-    lang = parse_language(str(language.value if isinstance(language, Language) else language))
+    lang = parse_language(language)
     rng = rng if rng is not None else random.Random()
     if spec.kind is not CameraKind.VIRTUAL:
         virtual = None

@@ -23,7 +23,7 @@ import numpy as np
 
 from companion.errors import ConfigError
 from companion.moves import Terrain
-from companion.rules import REVEALS_PER_ROUND, red_card_count
+from companion.rules import REVEALS_PER_ROUND, SOLO_REMAINING_KEPT, red_card_count
 from companion.state import GameState, Phase
 from hardware.camera import Camera
 from hardware.meaning import deck_for_next_reveal
@@ -123,7 +123,7 @@ class VirtualTable(Camera):
         if state.phase is Phase.SETUP and setup is not None and setup.special_bonus and state.red_drawn is None:
             return tuple(rng.sample(RED_CARDS, red_card_count(len(state.players))))
         if state.needs_solo_keep:
-            letters = rng.sample(sorted(letter for letter, stack in state.blue.items() if stack), 2)
+            letters = rng.sample(sorted(letter for letter, stack in state.blue.items() if stack), SOLO_REMAINING_KEPT)
             return tuple(f"blue-{letter}2" for letter in letters)
         if state.reveals == state.rounds * REVEALS_PER_ROUND:
             return ()

@@ -19,6 +19,7 @@ MIN_DETAIL = 0.75  # fine-detail correlation once aligned: true cards 0.95+, oth
 SURE_SCORE = 0.80  # a hypothesis whose cards all score this high is not worth challenging
 CONFIDENT_SCORE = 0.85  # similarity at which a card reads as a sure match (confidence 1)
 CONFIDENT_MARGIN = 0.30  # margin at which a card reads as a sure match
+MIN_FRAME_PX = 64  # shortest frame side read: a smallest card (1.2% of the frame) is then ~7 px wide
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class CardReader:
 
     def read(self, frame: np.ndarray) -> FrameReading:
         """Find and name every card in a BGR frame (picamera2 "RGB888" is BGR in memory)."""
-        _check_frame(frame)
+        check_frame(frame)
         detection = detect(frame)
         cards: list[CardReading] = []
         for candidate in detection.candidates:
@@ -111,16 +112,17 @@ class CardReader:
         return FrameReading(tuple(cards), detection.clutter)
 
 
-def _check_frame(frame: np.ndarray) -> None:
+def check_frame(frame: object) -> None:
+    """Pass for an HxWx3 uint8 BGR array big enough to read; else ValueError saying what is wrong."""
     if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("a frame must be an HxWx3 uint8 BGR array")
-    if min(frame.shape[:2]) < 64:
+    if min(frame.shape[:2]) < MIN_FRAME_PX:
         raise ValueError(f"frame of {frame.shape[1]}x{frame.shape[0]} pixels is too small to read")
 
 
 def find_card(frame: np.ndarray) -> np.ndarray | None:
     """Corners (4x2, first edge short) of the largest single card outline in a frame, or None."""
-    _check_frame(frame)
+    check_frame(frame)
     quads = [h[0] for c in detect(frame).candidates for h in c.hypotheses if len(h) == 1]
     if not quads:
         return None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from vision.reader import FrameReading
 
-STABLE_FRAMES = 4  # clean frames in a row that must agree: ~0.3 s at the scanner's 12 fps
+STABLE_FRAMES = 4  # clean frames in a row that must agree: ~0.3 s at 15 frames/s
 
 
 @dataclass(frozen=True)

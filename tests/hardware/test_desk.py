@@ -7,7 +7,7 @@ import pytest
 from companion.errors import RuleError
 from companion.moves import NewGame, Reveal, SetupCard, Terrain, dump_line
 from hardware.controls import ButtonAction, BuzzPattern, FakeControls, Light, LightMode
-from hardware.desk import CameraState, Desk, Pressed, Seen
+from hardware.desk import CameraState, Desk, Pressed, Request, Seen
 from hardware.speech import FakeSpeaker
 
 D, F, W = Terrain.DESERT, Terrain.FOREST, Terrain.WATER
@@ -61,7 +61,7 @@ def test_the_mayor_corrects_a_misread(desk, table):
     for _ in range(2):
         table.submit(Reveal((W, W)))
     _see(desk, "water", "forest")
-    future = desk.ask("correct", Reveal((D, F)))
+    future = desk.ask(Request.CORRECT, Reveal((D, F)))
     desk.run_pending()
     assert future.result(0).entry == Reveal((D, F))
     assert desk.pending is None
@@ -72,7 +72,7 @@ def test_a_refused_correction_keeps_the_reading_pending(desk, table):
     for _ in range(2):
         table.submit(Reveal((W, W)))
     _see(desk, "water", "forest")
-    future = desk.ask("correct", Reveal((W, D)))
+    future = desk.ask(Request.CORRECT, Reveal((W, D)))
     desk.run_pending()
     with pytest.raises(RuleError):
         future.result(0)
@@ -151,7 +151,7 @@ def test_seen_led_follows_the_cards(desk):
 
 
 def test_console_without_virtual_table_refuses_to_lay(desk):
-    future = desk.ask("lay", ["desert"])
+    future = desk.ask(Request.LAY, ["desert"])
     desk.run_pending()
     with pytest.raises(RuleError, match="no virtual table"):
         future.result(0)
@@ -161,7 +161,7 @@ def test_worker_thread_handles_button_from_another_thread(desk, table):
     desk.start()
     try:
         desk.post(Seen(("forest", "water")))
-        future = desk.ask("dismiss")  # a round trip through the queue: everything before is done
+        future = desk.ask(Request.DISMISS)  # a round trip through the queue: everything before is done
         future.result(5)
         assert table.state.reveals == 1
     finally:
