@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -95,15 +94,10 @@ def create_app(config: Mapping[str, Any] | None = None, *, services: Services | 
     app.extensions["tucana"] = services
     app.json.sort_keys = False  # keep documents in the order web/API.md gives
 
-    from web import api, hardware_api, openapi
+    from web import api, hardware_api, openapi, pages
 
-    app.register_blueprint(api.bp)
-    app.register_blueprint(hardware_api.bp)
-    app.register_blueprint(openapi.bp)
-    if importlib.util.find_spec("web.pages") is not None:
-        from web import pages
-
-        app.register_blueprint(pages.bp)
+    for blueprint in (api.bp, hardware_api.bp, openapi.bp, pages.bp):
+        app.register_blueprint(blueprint)
     _register_errors(app)
     _register_csrf(app)
 

@@ -7,7 +7,6 @@ enrollment routes answer 503 with a clear message, so the Mayor falls back to ta
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
@@ -19,6 +18,7 @@ from werkzeug.wsgi import ClosingIterator
 from companion.errors import ConflictError, HardwareError
 from companion.moves import parse_entry
 from companion.table import Accepted
+from hardware.controls import ButtonAction
 from web.api import _body, require_mayor, services
 from web.serialize import accepted_json
 
@@ -83,13 +83,13 @@ def crop() -> Response:
 def preview_stream() -> Response:
     """The camera as an MJPEG stream (multipart/x-mixed-replace) at a few frames a second."""
     rig = _rig()
-    stopping = services().stopping
+    stopping, clock = services().stopping, services().clock
     if not _previews.acquire(blocking=False):
         raise HardwareError(f"{MJPEG_MAX_STREAMS} camera previews are open already")
 
     def frames() -> Iterator[bytes]:
-        end = time.monotonic() + MJPEG_MAX_S
-        while time.monotonic() < end and not stopping.is_set():
+        end = clock() + MJPEG_MAX_S
+        while clock() < end and not stopping.is_set():
             try:
                 jpeg = rig.snapshot_jpeg()
             except HardwareError:  # no frame yet, or the camera is reconnecting: wait for one
@@ -159,11 +159,14 @@ def button() -> tuple[Response, int]:
     """Mayor: the button on screen, {"action": "press"} (confirm / next) or "hold" (undo)."""
     require_mayor("the Mayor's button")
     doc = _body()
-    action = doc.get("action")
-    if set(doc) - {"action"} or action not in ("press", "hold"):
+    try:
+        action = ButtonAction(doc.get("action"))
+    except ValueError:
+        action = None
+    if set(doc) - {"action"} or action is None:
         raise BadRequest('the body is {"action": "press"} or {"action": "hold"}')
     rig = _rig()
-    return _answer(_desk(rig.press if action == "press" else rig.hold))
+    return _answer(_desk(rig.press if action is ButtonAction.PRESS else rig.hold))
 
 
 @bp.get("/deck/enroll")

@@ -17,8 +17,9 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.routing import BuildError
 
-from companion.moves import LETTERS, MAX_PLAYERS, Sight, Terrain
+from companion.moves import MAX_PLAYERS, Sight
 from companion.rules import DECK, SETUP_CARDS, red_card_count
+from vision.cards import CARD_IDS
 from web import i18n
 from web.island import island_svg
 from web.join import join_qr_svg, join_url, wifi_qr_svg
@@ -32,7 +33,6 @@ bp = Blueprint(
     static_folder="static",
     static_url_path="/assets",
 )
-
 
 
 def _services() -> Any:
@@ -159,21 +159,12 @@ def mayor() -> str:
             max_players=MAX_PLAYERS,
             red_counts={n: red_card_count(n) for n in range(1, MAX_PLAYERS + 1)},
             deck={t.value: n for t, n in DECK.items()},
-            card_ids=card_ids(),
+            card_ids=list(CARD_IDS),  # contract 2's order: the order enrollment asks for them
             pin=services.security.pin if is_mayor else None,
         ),
         setup_cards=sorted(SETUP_CARDS.items()),
         sights=[s.value for s in Sight],
     )
-
-
-def card_ids() -> list[str]:
-    """Every card ID of contract 2, in the order the enrollment asks for them."""
-    terrains = [t.value for t in Terrain]
-    blue = [f"blue-{letter}{n}" for letter in LETTERS for n in (1, 2)]
-    red = [f"red-{s.value}" for s in Sight]
-    setup = [f"setup-{n:02d}" for n in sorted(SETUP_CARDS)]
-    return terrains + blue + red + setup
 
 
 def _has_camera() -> bool:

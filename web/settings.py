@@ -19,16 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import ConfigError
-from hardware.config import PinMap
+from hardware.config import PinMap, default_camera_spec, default_gpio_mode, on_raspberry_pi
+from web.i18n import LANGUAGES
 
 ENV_CONFIG = "TUCANA_CONFIG"
 SYSTEM_CONFIG = Path("/etc/tucana/tucana.toml")
 USER_CONFIG_NAME = Path("tucana") / "tucana.toml"
-PI_MODEL_PATH = Path("/proc/device-tree/model")
-PI_MODEL_PREFIX = "Raspberry Pi"
-
-LANGUAGES = ("en", "fr", "es")
-CAMERA_WORDS = ("auto", "virtual", "none", "picamera")
+AUTO = "auto"  # camera or GPIO: the Pi's own on a Raspberry Pi, the virtual table and mock pins elsewhere
+CAMERA_WORDS = (AUTO, "virtual", "none", "picamera")
 # BCM numbers on the 40-pin header; 0 and 1 are the HAT ID EEPROM bus, so not offered.
 GPIO_MIN, GPIO_MAX = 2, 27
 PORT_MIN, PORT_MAX = 1, 65535
@@ -69,7 +67,7 @@ class Settings:
     host: str = "0.0.0.0"  # every interface, so the phones on the table's Wi-Fi can join
     port: int = 8000
     data_dir: Path = field(default_factory=default_data_dir)
-    camera: str = "auto"
+    camera: str = AUTO
     gpio: GpioMode = GpioMode.AUTO
     language: str = "en"
     speech: bool = True
@@ -96,23 +94,10 @@ class Settings:
     def resolved(self, on_pi: bool | None = None) -> Settings:
         """A copy with "auto" camera and GPIO made concrete: the real ones on a Pi."""
         if on_pi is None:
-            on_pi = is_raspberry_pi()
-        camera = self.camera
-        if camera == "auto":
-            camera = "picamera" if on_pi else "virtual"
-        gpio = self.gpio
-        if gpio is GpioMode.AUTO:
-            gpio = GpioMode.REAL if on_pi else GpioMode.MOCK
+            on_pi = on_raspberry_pi()
+        camera = str(default_camera_spec(on_pi)) if self.camera == AUTO else self.camera
+        gpio = GpioMode(default_gpio_mode(on_pi).value) if self.gpio is GpioMode.AUTO else self.gpio
         return replace(self, camera=camera, gpio=gpio)
-
-
-def is_raspberry_pi(model_path: Path = PI_MODEL_PATH) -> bool:
-    """True when the device tree names a Raspberry Pi board (any model)."""
-    try:
-        model = model_path.read_bytes()
-    except OSError:
-        return False
-    return model.rstrip(b"\0\n").decode("utf-8", "replace").startswith(PI_MODEL_PREFIX)
 
 
 def config_search_path(environ: Mapping[str, str] = os.environ) -> list[Path]:

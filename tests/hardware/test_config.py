@@ -66,11 +66,25 @@ def test_gpio_and_language():
         parse_language("de")
 
 
-def test_pi_detection(tmp_path):
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"Raspberry Pi 5 Model B Rev 1.0\x00", True),
+        (b"Raspberry Pi 4 Model B Rev 1.4\x00", True),
+        (b"Raspberry Pi Zero 2 W Rev 1.0\x00", True),
+        (b"Radxa ROCK 5B\x00", False),
+        (b"", False),
+        (None, False),  # no device tree at all: a laptop
+    ],
+)
+def test_pi_detection_reads_the_device_tree_model(tmp_path, content, expected):
     model = tmp_path / "model"
-    model.write_text("Raspberry Pi 4 Model B Rev 1.4\x00")
-    assert on_raspberry_pi(model)
-    assert not on_raspberry_pi(tmp_path / "missing")
+    if content is not None:
+        model.write_bytes(content)
+    assert on_raspberry_pi(model) is expected
+
+
+def test_the_defaults_follow_the_board():
     assert default_camera_spec(on_pi=True).kind is CameraKind.PICAMERA
     assert default_camera_spec(on_pi=False).kind is CameraKind.VIRTUAL
     assert default_gpio_mode(on_pi=False) is GpioMode.MOCK

@@ -17,7 +17,6 @@ from web.settings import (
     Hotspot,
     Settings,
     dump_toml,
-    is_raspberry_pi,
     load_settings,
     main,
 )
@@ -273,26 +272,6 @@ def test_bad_flags_are_refused(flags: dict, message: str) -> None:
 def test_resolved_makes_auto_concrete(camera: str, gpio: str, on_pi: bool, expected: tuple) -> None:
     resolved = Settings().with_overrides(camera=camera, gpio=gpio).resolved(on_pi=on_pi)
     assert (resolved.camera, resolved.gpio) == expected
-
-
-@pytest.mark.parametrize(
-    ("content", "expected"),
-    [
-        (b"Raspberry Pi 5 Model B Rev 1.0\x00", True),
-        (b"Raspberry Pi 4 Model B Rev 1.4\x00", True),
-        (b"Raspberry Pi Zero 2 W Rev 1.0\x00", True),
-        (b"Radxa ROCK 5B\x00", False),
-        (b"", False),
-        (None, False),
-    ],
-)
-def test_is_raspberry_pi_reads_the_device_tree_model(
-    tmp_path: Path, content: bytes | None, expected: bool
-) -> None:
-    model = tmp_path / "model"
-    if content is not None:
-        model.write_bytes(content)
-    assert is_raspberry_pi(model) is expected
 
 
 def test_dump_reads_back_to_the_same_settings(home: Path, tmp_path: Path) -> None:

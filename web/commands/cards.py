@@ -15,7 +15,7 @@ import argparse
 import json
 import sys
 
-EXIT_REFUSED = 2  # contract 2: bad input exits 2 with the message
+from web.cli import EXIT_REFUSED
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -11,7 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from hardware.config import CAMERA_SPEC_HELP, GpioMode
 from web.cli import EXIT_REFUSED
+from web.i18n import LANGUAGES
 
 EXIT_FAILURE = 1  # the port is busy or the server could not start: not a refused input
 SPARE_THREADS = 8  # request threads left for pages and API calls while every stream is open
@@ -36,11 +38,11 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")
     parser.add_argument("--port", help="TCP port (default 8000)")
     parser.add_argument("--data", metavar="DIR", help="folder for the game log and secrets")
-    parser.add_argument("--camera", metavar="virtual|none|picamera|usb:N|folder:PATH",
+    parser.add_argument("--camera", metavar=CAMERA_SPEC_HELP,
                         help="where frames come from (default virtual off a Pi, picamera on one)")
-    parser.add_argument("--gpio", choices=("mock", "real"),
+    parser.add_argument("--gpio", choices=[mode.value for mode in GpioMode],
                         help="button, LEDs and buzzer: gpiozero mock pins or real ones")
-    parser.add_argument("--language", choices=("en", "fr", "es"),
+    parser.add_argument("--language", choices=LANGUAGES,
                         help="default language of the pages and the speech")
     parser.set_defaults(run=_run)
 
