@@ -23,10 +23,10 @@ import numpy as np
 
 from companion.errors import ConfigError
 from companion.moves import Terrain
-from companion.rules import REVEALS_PER_ROUND, SOLO_REMAINING_KEPT, red_card_count
-from companion.state import GameState, Phase
+from companion.rules import SOLO_REMAINING_KEPT, red_card_count
+from companion.state import GameState
 from hardware.camera import Camera
-from hardware.meaning import deck_for_next_reveal
+from hardware.meaning import NextStep, deck_for_next_reveal, next_step
 from vision.cards import CARD_IDS, RED_CARDS, SETUP_CARDS
 from vision.props import BAND_ROWS, Background, render_background
 from vision.render import CARD_H_MM, CARD_W_MM, render_card
@@ -115,17 +115,15 @@ class VirtualTable(Camera):
     def next_cards(self, state: GameState) -> tuple[str, ...]:
         """The cards the Mayor would lay next in this state."""
         rng = self._rng
-        if state.phase in (Phase.NO_GAME, Phase.FINISHED):
-            return ()
-        if state.phase is Phase.SETUP and state.setup_letters is None:
+        step = next_step(state)
+        if step is NextStep.SETUP_CARD:
             return (rng.choice(SETUP_CARDS),)
-        setup = state.setup
-        if state.phase is Phase.SETUP and setup is not None and setup.special_bonus and state.red_drawn is None:
+        if step is NextStep.RED_BONUS:
             return tuple(rng.sample(RED_CARDS, red_card_count(len(state.players))))
-        if state.needs_solo_keep:
+        if step is NextStep.SOLO_KEEP:
             letters = rng.sample(sorted(letter for letter, stack in state.blue.items() if stack), SOLO_REMAINING_KEPT)
             return tuple(f"blue-{letter}2" for letter in letters)
-        if state.reveals == state.rounds * REVEALS_PER_ROUND:
+        if step is not NextStep.REVEAL:
             return ()
         deck = [t for t, n in deck_for_next_reveal(state).items() for _ in range(n)]
         rng.shuffle(deck)

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from companion.moves import LETTERS, Direction, Island, Sight, Terrain
+from hardware.meaning import NextStep
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 
@@ -69,13 +70,16 @@ def _state_schema() -> dict[str, Any]:
             "phase": {"type": "string", "enum": ["no_game", "setup", "playing", "finished"]},
             "setup": {"allOf": [{"$ref": "#/components/schemas/NewGame"}], "nullable": True},
             "players": {"type": "array", "items": text}, "mayor": nullable_text,
-            "rounds": integer, "round": integer, "turn": integer, "is_last_turn": flag,
-            "round_over": flag, "rounds_done": integer, "needs_solo_keep": flag, "needs_red_bonus": flag,
+            "rounds": integer, "round": integer, "turn": integer, "turns_per_round": integer,
+            "is_last_turn": flag, "round_over": flag, "rounds_done": integer, "needs_solo_keep": flag,
+            "needs_red_bonus": flag, "next_step": _enum(NextStep),
+            "reveal_pairs": {"type": "array", "items": {"type": "array", "items": _enum(Terrain)}},
             "announcement": {"type": "array", "items": _enum(Terrain), "nullable": True},
             "deck_left": counts, "cards_left": integer, "setup_letters": nullable_text,
             "village_letters": {"type": "object", "additionalProperties": text},
             "blue": {"type": "object", "additionalProperties": {"type": "array", "items": integer}},
-            "red": counts, "bonus_taken": {"type": "array", "items": _JSON_OBJ},
+            "red": counts, "red_drawn": {"type": "array", "items": _enum(Sight), "nullable": True},
+            "bonus_taken": {"type": "array", "items": _JSON_OBJ},
             "sheets": {"type": "object", "additionalProperties": _JSON_OBJ},
             "score_pad": {"type": "object", "nullable": True}, "standings": _JSON_OBJ,
         },
@@ -126,8 +130,13 @@ def _enrollment_schemas() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any
 
 
 def _paths() -> dict[str, Any]:
+    """Every route: the game's (web/api.py), then the camera's (web/hardware_api.py)."""
+    return {**_game_paths(), **_hardware_paths(), "/openapi.json": {"get": _op("This document")}}
+
+
+def _game_paths() -> dict[str, Any]:
+    """The routes of web/api.py: state, log, events, seats, the Mayor, the stream."""
     entry = {"$ref": "#/components/schemas/Entry"}
-    enrollment, enrolled, forgotten = _enrollment_schemas()
     player = _json({"type": "object", "required": ["player"], "additionalProperties": False,
                     "properties": {"player": {"type": "string"}}})
     return {
@@ -169,6 +178,14 @@ def _paths() -> dict[str, Any]:
                                               "Last-Event-ID header)"),
                                        _query("game_id", "the game the page shows; another -> reset")],
                                errors=(400, 503))},
+    }
+
+
+def _hardware_paths() -> dict[str, Any]:
+    """The routes of web/hardware_api.py: camera, virtual table, scanner, button, deck enrollment."""
+    entry = {"$ref": "#/components/schemas/Entry"}
+    enrollment, enrolled, forgotten = _enrollment_schemas()
+    return {
         "/camera": {"get": _op("Camera and scanner status with the last reading")},
         "/camera/snapshot.jpg": {"get": _op("The newest frame", media="image/jpeg",
                                             ok_schema={"type": "string", "format": "binary"},
@@ -214,7 +231,6 @@ def _paths() -> dict[str, Any]:
                           params=[{"name": "card", "in": "path", "required": True,
                                    "description": "a card ID, e.g. desert", "schema": {"type": "string"}}]),
         },
-        "/openapi.json": {"get": _op("This document")},
     }
 
 

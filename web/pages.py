@@ -17,8 +17,8 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.routing import BuildError
 
-from companion.moves import MAX_PLAYERS, Sight
-from companion.rules import DECK, SETUP_CARDS, red_card_count
+from companion.moves import MAX_PLAYERS, VILLAGES, Sight
+from companion.rules import SETUP_CARDS, red_card_count
 from vision.cards import CARD_IDS
 from web import i18n
 from web.island import island_svg
@@ -158,11 +158,12 @@ def mayor() -> str:
             has_camera=_has_camera(),
             max_players=MAX_PLAYERS,
             red_counts={n: red_card_count(n) for n in range(1, MAX_PLAYERS + 1)},
-            deck={t.value: n for t, n in DECK.items()},
+            villages=VILLAGES,
             card_ids=list(CARD_IDS),  # contract 2's order: the order enrollment asks for them
             pin=services.security.pin if is_mayor else None,
         ),
         setup_cards=sorted(SETUP_CARDS.items()),
+        villages=VILLAGES,
         sights=[s.value for s in Sight],
     )
 

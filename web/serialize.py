@@ -9,10 +9,11 @@ from enum import Enum
 from typing import Any
 
 from companion.moves import LETTERS, TYPE_NAMES, Entry, Sight, entry_to_dict
-from companion.rules import SIGHT_VALUES, VILLAGE_POINTS
+from companion.rules import REVEALS_PER_ROUND, SIGHT_VALUES, VILLAGE_POINTS
 from companion.scoring import Standings
 from companion.state import GameState, Phase
 from companion.table import Accepted
+from hardware.meaning import NextStep, next_step, possible_reveals, red_bonus_due
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
@@ -74,6 +75,7 @@ def state_json(game_id: int | None, seq: int, state: GameState) -> dict[str, Any
     """Everything a page needs to draw the table, the console or a phone."""
     setup = state.setup
     standings = state.standings
+    step = next_step(state)
     return {
         "game_id": game_id,
         "seq": seq,
@@ -84,14 +86,16 @@ def state_json(game_id: int | None, seq: int, state: GameState) -> dict[str, Any
         "rounds": state.rounds,
         "round": state.round,
         "turn": state.turn,
+        "turns_per_round": REVEALS_PER_ROUND,
         "is_last_turn": state.is_last_turn,
         "round_over": state.is_last_turn or state.phase is Phase.FINISHED,
         # Rounds whose sight sums are written (the Final Scoring Box's I, II, III so far).
         "rounds_done": min((len(s.sights_by_round) for s in state.sheets.values()), default=0),
         "needs_solo_keep": state.needs_solo_keep,
-        "needs_red_bonus": bool(
-            setup and setup.special_bonus and state.red_drawn is None and state.reveals == 0
-        ),
+        "needs_red_bonus": red_bonus_due(state),
+        "next_step": step.value,
+        # The pairs the deck still holds for the next reveal, while a reveal is what comes next.
+        "reveal_pairs": [[a.value, b.value] for a, b in possible_reveals(state)] if step is NextStep.REVEAL else [],
         "announcement": [c.value for c in state.last_reveal.cards] if state.last_reveal else None,
         "deck_left": {t.value: n for t, n in state.deck_left.items()},
         "cards_left": state.cards_left,
@@ -99,6 +103,7 @@ def state_json(game_id: int | None, seq: int, state: GameState) -> dict[str, Any
         "village_letters": dict(state.village_letters),
         "blue": {letter: list(values) for letter, values in state.blue.items()},
         "red": {s.value: points for s, points in state.red.items()},
+        "red_drawn": None if state.red_drawn is None else [s.value for s in state.red_drawn],
         "bonus_taken": [jsonable(b) for b in state.bonus_taken],
         "sheets": {name: _sheet_json(sheet) for name, sheet in state.sheets.items()},
         "score_pad": _score_pad(state),

@@ -37,6 +37,21 @@ def test_new_game_and_setup_card_give_everything_a_page_needs(api: ApiClient) ->
     assert state["deck_left"] == {"desert": 8, "forest": 7, "mountain": 6, "water": 4, "any": 2}
 
 
+def test_the_state_says_what_comes_next_so_no_page_decides_it(api: ApiClient) -> None:
+    start_game(api, ["Mary", "David"], special_bonus=True)
+    state = api.get("/api/state").json
+    assert (state["next_step"], state["reveal_pairs"], state["red_drawn"]) == ("red_bonus", [], None)
+    api.entry({"type": "red_bonus", "sights": ["yeti"]}, mayor=True)
+    state = api.get("/api/state").json
+    assert (state["next_step"], state["red_drawn"], state["turns_per_round"]) == ("reveal", ["yeti"], 13)
+    assert len(state["reveal_pairs"]) == 15 and ["any", "any"] in state["reveal_pairs"]
+    api.entry({"type": "reveal", "cards": ["any", "forest"]}, mayor=True)
+    pairs = api.get("/api/state").json["reveal_pairs"]
+    assert ["any", "any"] not in pairs and ["forest", "any"] in pairs  # one any card left this round
+    api.entry({"type": "claim", "player": "Mary", "red": "yeti"}, mayor=True)
+    assert api.get("/api/state").json["red_drawn"] == ["yeti"]  # taken, still drawn this game
+
+
 def test_reveal_answers_the_entry_its_events_and_the_new_state(api: ApiClient) -> None:
     start_game(api)
     reply = api.entry({"type": "reveal", "cards": ["desert", "water"]}, mayor=True)

@@ -251,7 +251,7 @@
       return;
     }
     round.textContent = t("status.round", { n: state.round, of: state.rounds });
-    turn.textContent = t("status.turn", { n: state.turn, of: 13 });
+    turn.textContent = t("status.turn", { n: state.turn, of: state.turns_per_round });
     if (state.announcement) {
       state.announcement.forEach((c) => cards.append(terrainCard(c)));
       words.textContent = announcementWords(state.announcement);
@@ -310,11 +310,10 @@
     }
   }
 
-  /** The red cards drawn this game: still on the table, or taken by someone. */
+  /** The red cards drawn this game (the engine's list), in the score pad's order of sights. */
   function redDrawn(state) {
-    const seen = new Set(Object.keys(state.red || {}));
-    (state.bonus_taken || []).forEach((b) => { if (b.kind === "red") seen.add(b.card); });
-    return SIGHTS.filter((s) => seen.has(s));
+    const drawn = state.red_drawn || [];
+    return SIGHTS.filter((s) => drawn.includes(s));
   }
 
   /** Names as the page language lists them ("Mary and David", "Marie et David"). */
@@ -336,7 +335,7 @@
     if (!box || !standings) return;
     const title = byId("standings-title");
     if (title) title.textContent = t(standings.finished ? "standings.final" : "standings.title");
-    const rounds = state.rounds || 2;
+    const rounds = state.rounds;
     const head = el("tr", {}, el("th", { scope: "col" }, t("standings.rank")), el("th", { scope: "col" }, t("standings.player")),
       ROMAN.slice(0, rounds).map((r) => el("th", { scope: "col" }, r)),
       el("th", { scope: "col" }, t("standings.villages")), el("th", { scope: "col" }, t("standings.bonus")),

@@ -75,7 +75,7 @@
   byId("setup-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const letters = byId("setup-letters").value.toUpperCase().replace(/[^A-E]/g, "");
-    if (letters.length !== 10) { fail(new Error(t("setup.error_letters"))); return; }
+    if (letters.length !== cfg.villages) { fail(new Error(t("setup.error_letters"))); return; }
     sendSetup(letters);
   });
   byId("red-setup-go").addEventListener("click", () => {
@@ -91,24 +91,22 @@
     return pairs;
   }
 
-  /** The counts the next reveal is drawn from: a fresh deck when the round's 13th reveal showed. */
-  function nextDeck() {
-    return state.is_last_turn || state.round === 0 ? cfg.deck : state.deck_left;
-  }
-
+  /** Why no reveal can be tapped now (the engine's next step, in words), or null. */
   function revealBlocked() {
-    if (state.phase !== "setup" && state.phase !== "playing") return t("reveal.no_game");
-    if (state.needs_solo_keep) return t("solo.help");
-    if (state.is_last_turn && state.round === state.rounds) return t("end.help");
-    if (state.phase === "setup" && (!state.setup_letters || state.needs_red_bonus)) return t("setup.help");
-    return null;
+    switch (state.next_step) {
+      case "reveal": return null;
+      case "solo_keep": return t("solo.help");
+      case "end_game": return t("end.help");
+      case "setup_card": case "red_bonus": return t("setup.help");
+      default: return t("reveal.no_game");
+    }
   }
 
   function renderPairs() {
     const blocked = revealBlocked();
-    const deck = nextDeck() || {};
+    const possible = new Set((state.reveal_pairs || []).map(([a, b]) => a + "," + b));
     byId("pairs-grid").replaceChildren(...pairsList().map(([a, b]) => {
-      const enough = a === b ? (deck[a] || 0) >= 2 : (deck[a] || 0) >= 1 && (deck[b] || 0) >= 1;
+      const enough = possible.has(a + "," + b) || possible.has(b + "," + a);
       const words = T.announcementWords([a, b]);
       return el("button", {
         type: "button", class: "pair-button", disabled: Boolean(blocked) || !enough,
@@ -303,7 +301,7 @@
     show(byId("red-setup"), !wizard && phase === "setup" && state.needs_red_bonus);
     show(byId("play"), !wizard && (phase === "playing" || (phase === "setup" && !needsCard && !state.needs_red_bonus)));
     show(byId("solo-keep"), state.needs_solo_keep);
-    show(byId("end-game"), phase === "playing" && state.is_last_turn && state.round === state.rounds);
+    show(byId("end-game"), state.next_step === "end_game");
     show(byId("new-game"), phase === "finished" && !wizard);
     show(byId("undo"), phase !== "no_game");
     show(byId("wizard-open"), !wizard && phase !== "finished");  // the scores offer "New game" then

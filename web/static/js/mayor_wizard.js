@@ -4,8 +4,7 @@
   "use strict";
   const T = window.Tucana;
   const { t, el, byId, show, cfg } = T;
-  const MAX_PLAYERS = cfg.max_players || 8;
-
+  const MAX_PLAYERS = cfg.max_players;
 
   let step = 1;
   const playerInputs = byId("player-inputs");
@@ -53,7 +52,7 @@
     return null;
   }
 
-  function redWanted() { return (cfg.red_counts || {})[playerNames().length] || 1; }
+  function redWanted() { return cfg.red_counts[playerNames().length]; }
 
   function chosenReds() {
     return [...document.querySelectorAll('#red-choices input:checked')].map((i) => i.value);
