@@ -62,7 +62,10 @@ def woodcut_table() -> WoodcutTable:
     return WoodcutTable(random.Random(6), size=SMALL_FRAME, hand_reads=0, clear_reads=0)
 
 
-def wait_for(predicate, timeout_s: float = 10.0, poll_s: float = 0.01) -> bool:
+WAIT_S = 30.0  # longest real-time wait of a threaded test: generous for a busy 2-core CI machine
+
+
+def wait_for(predicate, timeout_s: float = WAIT_S, poll_s: float = 0.01) -> bool:
     """Poll a condition in real time (threaded tests only); False when it never came true."""
     deadline = time.monotonic() + timeout_s
     while not predicate():

@@ -13,7 +13,7 @@ from hardware.controls import Beep, ButtonAction, BuzzPattern, Light, LightMode
 from hardware.desk import Desk
 from hardware.gpio import DEBOUNCE_S, GpioControls
 from hardware.speech import FakeSpeaker
-from tests.hardware.conftest import wait_for
+from tests.hardware.conftest import WAIT_S, wait_for
 
 PINS = PinMap(button=5, led_ready=6, led_seen=13, led_mayor=19, buzzer=26)
 FAST_BEEPS = {p: Beep(on_s=0.01, off_s=0.01, count=2) for p in BuzzPattern}
@@ -46,7 +46,7 @@ def test_hold_is_an_undo_and_its_release_is_not_a_press(controls):
     controls.on_button(lambda a: (actions.append(a), held.set()))
     pin = controls.factory.pin(PINS.button)
     pin.drive_low()
-    assert held.wait(2.0)
+    assert held.wait(WAIT_S)
     pin.drive_high()
     assert actions == [ButtonAction.HOLD]
 

@@ -31,7 +31,7 @@ def test_button_lays_next_cards_and_the_scanner_puts_them_in_the_log(table, smal
         assert rig.status()["virtual_cards"][0].startswith("setup-")
         button.drive_low()
         button.drive_high()  # the controls' debounce is real time: 0.15 s apart at least
-        assert wait_for(lambda: table.state.reveals == 1, timeout_s=15)
+        assert wait_for(lambda: table.state.reveals == 1)
         cards = tuple(c.value for c in table.state.last_reveal.cards)
         assert cards == tuple(rig.status()["virtual_cards"])
         status = rig.status()

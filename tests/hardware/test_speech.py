@@ -13,6 +13,7 @@ from hardware.config import Language
 from hardware.speech import EspeakSpeaker, espeak_command, phrase, reveal_phrase, speak_to_wav
 
 D, W = Terrain.DESERT, Terrain.WATER
+WAIT_S = 30.0  # the longest a test waits for the speech thread: generous for a busy CI machine
 
 
 @pytest.mark.parametrize(
@@ -43,17 +44,17 @@ def test_say_returns_at_once_while_a_phrase_is_being_spoken():
     def slow_runner(command: list[str]) -> None:
         commands.append(command)
         started.set()
-        release.wait(5)
+        release.wait(WAIT_S)
 
     speaker = EspeakSpeaker(Language.EN, runner=slow_runner)
     try:
         speaker.say("first")
-        assert started.wait(2)
+        assert started.wait(WAIT_S)
         for n in range(10):  # a burst while the first phrase still plays: never blocks
             speaker.say(f"burst {n}")
         assert speaker.dropped == 7  # only the newest 3 wait
         release.set()
-        assert speaker.wait_idle(5)
+        assert speaker.wait_idle(WAIT_S)
         assert speaker.spoken == ["first", "burst 7", "burst 8", "burst 9"]
     finally:
         release.set()
@@ -62,15 +63,20 @@ def test_say_returns_at_once_while_a_phrase_is_being_spoken():
 
 def test_stale_announcements_are_dropped():
     now = [0.0]
-    gate = threading.Event()
-    speaker = EspeakSpeaker(Language.EN, runner=lambda c: gate.wait(5), clock=lambda: now[0], stale_s=5.0)
+    gate, speaking = threading.Event(), threading.Event()
+
+    def stuck_runner(command: list[str]) -> None:
+        speaking.set()
+        gate.wait(WAIT_S)
+
+    speaker = EspeakSpeaker(Language.EN, runner=stuck_runner, clock=lambda: now[0], stale_s=5.0)
     try:
         speaker.say("old news")
-        speaker.wait_idle(0.2)  # the worker is stuck speaking "old news"
+        assert speaking.wait(WAIT_S)  # the worker is stuck speaking "old news"
         speaker.say("Desert and Water!")
         now[0] = 10.0  # the first phrase took ages: the waiting one is stale
         gate.set()
-        assert speaker.wait_idle(5)
+        assert speaker.wait_idle(WAIT_S)
         assert speaker.spoken == ["old news"]
         assert speaker.dropped == 1
     finally:

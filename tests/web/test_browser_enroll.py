@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.hardware.conftest import WoodcutTable, wait_for
-from tests.web.browser import HTTP_TIMEOUT_S, NEEDS_CHROMIUM, phone_context, post_as_mayor, serve
+from tests.web.browser import NEEDS_CHROMIUM, phone_context, post_as_mayor, serve
 from web.services import Services, build_services
 
 pytestmark = NEEDS_CHROMIUM
@@ -46,7 +46,7 @@ def test_the_console_enrolls_a_card_and_forgets_it(woodcut_server, browser) -> N
     assert mayor.inner_text("#enroll-card") == "Desert"  # the first card with no photo
     assert mayor.is_disabled("#enroll-forget")
     # Two frames more: the one being read while the card was laid may still show the empty mat.
-    assert wait_for(lambda: services.rig.scanner.status().frames >= laid + 2, timeout_s=HTTP_TIMEOUT_S)
+    assert wait_for(lambda: services.rig.scanner.status().frames >= laid + 2)
     mayor.click("#enroll-capture")
     mayor.wait_for_function("() => document.querySelector('#enroll-result').textContent.includes('1 photo')")
     assert mayor.inner_text("#enroll-card") == "Forest"  # on to the next card
