@@ -57,10 +57,15 @@ def test_misread_is_raised_to_the_mayor_not_applied(desk, table):
     assert _log(table) == before
 
 
-def test_the_mayor_corrects_a_misread(desk, table):
+def _misread(desk, table) -> None:
+    """A fifth water after two water pairs: the reading waits for the Mayor."""
     for _ in range(2):
         table.submit(Reveal((W, W)))
     _see(desk, "water", "forest")
+
+
+def test_the_mayor_corrects_a_misread(desk, table):
+    _misread(desk, table)
     future = desk.ask(Request.CORRECT, Reveal((D, F)))
     desk.run_pending()
     assert future.result(0).entry == Reveal((D, F))
@@ -69,9 +74,7 @@ def test_the_mayor_corrects_a_misread(desk, table):
 
 
 def test_a_refused_correction_keeps_the_reading_pending(desk, table):
-    for _ in range(2):
-        table.submit(Reveal((W, W)))
-    _see(desk, "water", "forest")
+    _misread(desk, table)
     future = desk.ask(Request.CORRECT, Reveal((W, D)))
     desk.run_pending()
     with pytest.raises(RuleError):

@@ -7,7 +7,9 @@ take seconds, and a bound that only matters when the test fails costs nothing wh
 from __future__ import annotations
 
 import json
+import random
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,7 +19,7 @@ from typing import Any
 import pytest
 
 from web.app import create_app
-from web.services import Services
+from web.services import Services, build_services
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -33,6 +35,7 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 390, "height": 844}  # a common phone viewport, CSS pixels
 WAIT_MS = 30_000  # longest wait for a page to show a live update: a loaded CI machine, not a phone
 HTTP_TIMEOUT_S = 30.0  # a test's own API call to the server in its thread, on that same machine
+KEEPALIVE_S = 1.0  # stream keep-alives: a page's dead stream shows within a second
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 # Records each navigator.vibrate call so a test can see the round-end buzz.
 VIBRATE_SPY = "navigator.vibrate = (p) => { (window.__buzz = window.__buzz || []).push(p); return true; };"
@@ -67,6 +70,33 @@ def serve(services: Services) -> Iterator[str]:
         services.hub.close()  # ends the open streams so their threads finish
         httpd.shutdown()
         services.close()
+
+
+@contextmanager
+def served(tmp_path: Path, *, rig: bool = False, **rig_options: Any) -> Iterator[tuple[str, Services]]:
+    """The app over fresh services in tmp_path/data; with rig, also the real rig, started.
+
+    The rig looks at the virtual table with gpiozero's mock pins and no speech; rig_options go
+    to hardware.rig.build_rig (a virtual table of other cards, a deck folder).
+    """
+    services = build_services(tmp_path / "data", keepalive_s=KEEPALIVE_S)
+    if rig:
+        from hardware.config import PinMap
+        from hardware.rig import build_rig
+
+        options = {"speech": False, **rig_options}
+        services.rig = build_rig("virtual", "mock", PinMap(), "en", services.table, time.monotonic,
+                                 random.Random(7), **options)
+        services.rig.start()
+    with serve(services) as base:
+        yield base, services
+
+
+def unlock_console(page: Any, pin: str) -> None:
+    """Open the Mayor console and unlock it with the PIN."""
+    page.goto("/mayor")
+    page.fill("#pin", pin)
+    page.press("#pin", "Enter")
 
 
 def post_as_mayor(base: str, pin: str, path: str, body: dict) -> dict:

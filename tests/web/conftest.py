@@ -13,10 +13,10 @@ from flask.testing import FlaskClient
 
 from companion.store import LogStore
 from companion.table import Table
-from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, serve
+from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, served
 from web.app import create_app
 from web.security import CSRF_COOKIE, CSRF_HEADER, PIN_HEADER, SeatBook, Security
-from web.services import Services, build_services
+from web.services import Services
 from web.stream import StreamHub
 
 PIN = "424242"
@@ -120,9 +120,8 @@ def log_of(services: Services) -> tuple[int | None, int, list[str]]:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Services]]:
     """The real app on a loopback port in a thread, with its services (for the browser tests)."""
-    services = build_services(tmp_path / "data", keepalive_s=1.0)
-    with serve(services) as base:
-        yield base, services
+    with served(tmp_path) as found:
+        yield found
 
 
 @pytest.fixture

@@ -6,15 +6,21 @@ Screenshots of each page in a phone viewport go to out/screenshots/ (gitignored)
 from __future__ import annotations
 
 import json
-import random
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.web.browser import NEEDS_CHROMIUM, PHONE, SHOTS, phone_context, post_as_mayor, serve
-from web.services import Services, build_services
+from tests.web.browser import (
+    NEEDS_CHROMIUM,
+    PHONE,
+    SHOTS,
+    phone_context,
+    post_as_mayor,
+    served,
+    unlock_console,
+)
+from web.services import Services
 
 CAMERA_WAIT_MS = 60_000  # the scanner reads and votes over several frames, slowly on a busy machine
 
@@ -74,6 +80,15 @@ def _shot(page: object, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def _wizard_two_players(mayor: Any, first: str, second: str) -> None:
+    """Start a two-player game in the console's wizard with the default island and options."""
+    mayor.fill("#player-1", first)
+    mayor.fill("#player-2", second)
+    mayor.click("#wizard-next")
+    mayor.click("#wizard-next")
+    mayor.click("#wizard-start")
+
+
 def _start_on_the_console(browser: Any, base: str, pin: str) -> Any:
     """The Mayor unlocks the console, starts Mary and David's game and taps the set-up card."""
     mayor = phone_context(browser, base).new_page()
@@ -82,11 +97,7 @@ def _start_on_the_console(browser: Any, base: str, pin: str) -> Any:
     mayor.click("#pin-form button[type=submit]")
     mayor.wait_for_selector("#wizard", state="visible")
     _shot(mayor, "mayor-wizard")
-    mayor.fill("#player-1", "Mary")
-    mayor.fill("#player-2", "<b>David</b>")
-    mayor.click("#wizard-next")
-    mayor.click("#wizard-next")
-    mayor.click("#wizard-start")
+    _wizard_two_players(mayor, "Mary", "<b>David</b>")
     mayor.wait_for_selector("#setup", state="visible")
     mayor.click('#setup-cards button[data-letters="CEBAEDCDAB"]')
     mayor.wait_for_selector("#play", state="visible")
@@ -194,9 +205,7 @@ def test_a_solo_game_with_special_bonus_typed_set_up_and_solo_keep(server, brows
     base, services = server
     pin = services.security.pin
     mayor = phone_context(browser, base, "es-ES").new_page()
-    mayor.goto("/mayor")
-    mayor.fill("#pin", pin)
-    mayor.press("#pin", "Enter")
+    unlock_console(mayor, pin)
     mayor.wait_for_selector("#wizard", state="visible")
     mayor.click("#player-inputs .row:nth-child(2) button")  # solo: remove the second player
     mayor.fill("#player-1", "Ana")
@@ -239,30 +248,16 @@ def test_a_solo_game_with_special_bonus_typed_set_up_and_solo_keep(server, brows
 @pytest.fixture()
 def camera_server(tmp_path) -> Iterator[tuple[str, Services]]:
     """The app with the real rig on the built-in virtual camera and gpiozero's mock pins."""
-    from hardware.config import PinMap
-    from hardware.rig import build_rig
-
-    services = build_services(tmp_path / "data", keepalive_s=1.0)
-    rig = build_rig("virtual", "mock", PinMap(), "en", services.table, time.monotonic,
-                    random.Random(7), speech=False)
-    rig.start()
-    services.rig = rig
-    with serve(services) as base:
-        yield base, services
+    with served(tmp_path, rig=True) as found:
+        yield found
 
 
 def test_the_console_reads_cards_from_the_virtual_camera(camera_server, browser) -> None:
     base, services = camera_server
     mayor = phone_context(browser, base).new_page()
     mayor.set_default_timeout(CAMERA_WAIT_MS)
-    mayor.goto("/mayor")
-    mayor.fill("#pin", services.security.pin)
-    mayor.press("#pin", "Enter")
-    mayor.fill("#player-1", "Mary")
-    mayor.fill("#player-2", "David")
-    mayor.click("#wizard-next")
-    mayor.click("#wizard-next")
-    mayor.click("#wizard-start")
+    unlock_console(mayor, services.security.pin)
+    _wizard_two_players(mayor, "Mary", "David")
     mayor.wait_for_selector("#camera-panel", state="visible")
     mayor.click("#lay-next")  # the virtual table deals the set-up card; the camera reads it
     mayor.wait_for_selector("#play", state="visible")

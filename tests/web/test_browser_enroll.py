@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.hardware.conftest import WoodcutTable, wait_for
-from tests.web.browser import NEEDS_CHROMIUM, phone_context, post_as_mayor, serve
-from web.services import Services, build_services
+from tests.web.browser import NEEDS_CHROMIUM, phone_context, post_as_mayor, served, unlock_console
+from web.services import Services
 
 pytestmark = NEEDS_CHROMIUM
 
@@ -19,26 +18,16 @@ pytestmark = NEEDS_CHROMIUM
 @pytest.fixture()
 def woodcut_server(tmp_path: Path) -> Iterator[tuple[str, Services]]:
     """The app with the real rig, started, on a virtual table of WOODCUT cards; deck in data/deck."""
-    from hardware.config import PinMap
-    from hardware.rig import build_rig
-
-    services = build_services(tmp_path / "data", keepalive_s=1.0)
     table = WoodcutTable(random.Random(5), size=(640, 360), hand_reads=0, clear_reads=0)
-    rig = build_rig("virtual", "mock", PinMap(), "en", services.table, time.monotonic, random.Random(7),
-                    speech=False, virtual=table, deck_dir=tmp_path / "data" / "deck")
-    rig.start()
-    services.rig = rig
-    with serve(services) as base:
-        yield base, services
+    with served(tmp_path, rig=True, virtual=table, deck_dir=tmp_path / "data" / "deck") as found:
+        yield found
 
 
 def test_the_console_enrolls_a_card_and_forgets_it(woodcut_server, browser) -> None:
     base, services = woodcut_server
     pin = services.security.pin
     mayor = phone_context(browser, base).new_page()
-    mayor.goto("/mayor")
-    mayor.fill("#pin", pin)
-    mayor.press("#pin", "Enter")
+    unlock_console(mayor, pin)
     post_as_mayor(base, pin, "/api/table/lay", {"cards": ["desert"]})
     laid = services.rig.scanner.status().frames
     mayor.click("#enroll-open")

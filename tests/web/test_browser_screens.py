@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from companion.moves import parse_entry
-from tests.web.browser import NEEDS_CHROMIUM, PHONE, SHOTS, phone_context
+from tests.web.browser import NEEDS_CHROMIUM, PHONE, SHOTS, phone_context, unlock_console
 from tests.web.test_browser import ROUND_REST
 from web import i18n
 
@@ -124,9 +124,7 @@ def test_final_scores_on_a_phone_and_the_table_display(server, browser, lang) ->
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base)
                   else (left_the_pi.append(route.request.url), route.abort()))
     page = context.new_page()
-    page.goto("/mayor")
-    page.fill("#pin", services.security.pin)
-    page.press("#pin", "Enter")
+    unlock_console(page, services.security.pin)
     page.wait_for_selector("#standings .result")
     for viewport, size in (("phone", PHONE), ("table", TABLE)):
         page.set_viewport_size(size)
