@@ -42,6 +42,7 @@ HAND_READS = 2  # reads the Mayor's hand is over the new cards: fewer than the s
 CLEAR_READS = 5  # reads of an empty mat while old cards are picked up: more than the vote needs
 MAX_CARDS = 3  # the most the scanner ever needs at once is two; one more to show a stray card
 MAX_TILT_DEG = 4.0  # cards are laid roughly straight, never exactly
+MAX_SHIFT_SHARE = 0.04  # nor exactly in their slot: up to this share of a card's height off
 
 
 def _corners(centre: tuple[float, float], height: float, angle_deg: float) -> np.ndarray:
@@ -151,7 +152,7 @@ class VirtualTable(Camera):
         first_x = width / 2 - step / 2  # fixed slots, two centred: a card laid later keeps its place
         placements = list(keep)
         for i, card in enumerate(cards[len(keep):], start=len(keep)):
-            jitter = self._np.uniform(-0.04, 0.04, 2) * card_h
+            jitter = self._np.uniform(-MAX_SHIFT_SHARE, MAX_SHIFT_SHARE, 2) * card_h
             centre = (first_x + i * step + jitter[0], height / 2 + jitter[1])
             angle = float(self._np.uniform(-MAX_TILT_DEG, MAX_TILT_DEG))
             placements.append(Placement(self._face(card), _corners(centre, card_h, angle), card))

@@ -30,6 +30,12 @@ CARD_ASPECT = CARD_H_MM / CARD_W_MM
 CORNER_RADIUS_MM = 3.0  # rounded corners as on printed cards
 FRAME_SIZE = (1280, 720)  # (width, height): the camera mode the scanner uses
 MIN_BLUR_SIGMA = 0.3  # px: a softer defocus than this is not worth a pass
+LAYOUT_TRIES = 200  # random layouts tried before giving up: a fitting one comes within a few
+EDGE_MARGIN_PX = 8  # cards stay this far inside the frame, so every outline closes in view
+MIN_GAP_PX = 12  # two cards not touching are at least a finger's width apart
+SHADOW_PX = 6  # room around a pasted card for its soft contact shadow
+SHADOW_SIGMA_PX = 2.5  # blur of that shadow
+SHADOW_DEPTH = 0.2  # how much the shadow darkens the table right at the card's edge
 
 
 @dataclass(frozen=True)
@@ -194,8 +200,8 @@ def _rounded_mask(h: int, w: int) -> np.ndarray:
 def _paste(img: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
     """Warp a face onto the frame at the given corners, with a soft contact shadow."""
     h, w = face.shape[:2]
-    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 6
-    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 6
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - SHADOW_PX
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + SHADOW_PX
     x0, y0 = max(x0, 0), max(y0, 0)
     x1, y1 = min(x1, img.shape[1]), min(y1, img.shape[0])
     if x1 <= x0 or y1 <= y0:
@@ -206,9 +212,9 @@ def _paste(img: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
     warped = cv2.warpPerspective(face, homography, size, flags=cv2.INTER_AREA).astype(np.float32)
     alpha = cv2.warpPerspective(_rounded_mask(h, w), homography, size, flags=cv2.INTER_LINEAR)
     alpha = alpha.astype(np.float32)[..., None] / 255.0
-    shadow = cv2.GaussianBlur(alpha, (0, 0), 2.5)[..., None]
+    shadow = cv2.GaussianBlur(alpha, (0, 0), SHADOW_SIGMA_PX)[..., None]
     region = img[y0:y1, x0:x1].astype(np.float32)
-    region *= 1 - 0.2 * np.roll(shadow, (2, 2), axis=(0, 1))
+    region *= 1 - SHADOW_DEPTH * np.roll(shadow, (2, 2), axis=(0, 1))
     region *= 1 - alpha  # in place: region * (1 - alpha) + warped * alpha without three more copies
     warped *= alpha
     region += warped
@@ -226,7 +232,7 @@ def _card_corners(centre, height: float, angle: float) -> np.ndarray:
 def _layout(n: int, g: np.random.Generator, cond: Conditions, touching: bool) -> list[np.ndarray]:
     """Corner sets for n cards that fit in the frame without overlapping."""
     w, h = cond.size
-    for _ in range(200):
+    for _ in range(LAYOUT_TRIES):
         height = g.uniform(*cond.card_height) * h
         angle = g.uniform(0, 360)
         if n == 2 and touching:
@@ -251,7 +257,8 @@ def _layout(n: int, g: np.random.Generator, cond: Conditions, touching: bool) ->
 
 
 def _fits(sets: list[np.ndarray], w: int, h: int, touching: bool) -> bool:
-    margin = 8
+    """Whether every card lies inside the frame and, unless touching, two stay apart."""
+    margin = EDGE_MARGIN_PX
     for c in sets:
         if c[:, 0].min() < margin or c[:, 1].min() < margin or c[:, 0].max() > w - margin or c[:, 1].max() > h - margin:
             return False
@@ -261,7 +268,7 @@ def _fits(sets: list[np.ndarray], w: int, h: int, touching: bool) -> bool:
         if inter > 0:
             return False
         gap = min(cv2.pointPolygonTest(polys[1], tuple(map(float, p)), True) for p in polys[0])
-        return gap < -12  # at least a finger's width apart, else it is the touching case
+        return gap < -MIN_GAP_PX  # else it is the touching case
     return True
 
 

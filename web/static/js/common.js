@@ -10,6 +10,12 @@
   const LETTERS = ["A", "B", "C", "D", "E"];
   const ROMAN = ["I", "II", "III", "IV"];
   const SVG_NS = "http://www.w3.org/2000/svg";
+  // After the browser gives up on a stream (EventSource CLOSED), reopen it this long after, in ms.
+  const REOPEN_MS = 3000;
+  const BEEP_HZ = 880;  // A5: cuts through table talk without being shrill
+  const BEEP_STARTS_S = [0, 0.25];  // two short beeps, a quarter of a second apart
+  const BEEP_S = 0.2;  // each beep's length; its gain rises in 20 ms and fades by 180 ms
+  const BEEP_GAIN = 0.3;  // loud enough to notice, well below clipping
 
   /** The text for key with {name} placeholders filled in. */
   function t(key, params) {
@@ -128,7 +134,7 @@
       source.addEventListener("error", () => {
         if (source.readyState === EventSource.CLOSED) {
           setLive("down");
-          retryTimer = setTimeout(open, cfg.retry_ms || 3000);
+          retryTimer = setTimeout(open, REOPEN_MS);
         } else {
           setLive("connecting");
         }
@@ -222,18 +228,18 @@
     try {
       audio = audio || new (window.AudioContext || window.webkitAudioContext)();
       if (audio.state === "suspended") audio.resume();
-      [0, 0.25].forEach((offset) => {
+      BEEP_STARTS_S.forEach((offset) => {
         const osc = audio.createOscillator();
         const gain = audio.createGain();
         osc.type = "sine";
-        osc.frequency.value = 880;
+        osc.frequency.value = BEEP_HZ;
         const start = audio.currentTime + offset;
-        gain.gain.setValueAtTime(0.0001, start);
-        gain.gain.exponentialRampToValueAtTime(0.3, start + 0.02);
-        gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.18);
+        gain.gain.setValueAtTime(0.0001, start);  // exponential ramps cannot start from 0
+        gain.gain.exponentialRampToValueAtTime(BEEP_GAIN, start + 0.1 * BEEP_S);
+        gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.9 * BEEP_S);
         osc.connect(gain).connect(audio.destination);
         osc.start(start);
-        osc.stop(start + 0.2);
+        osc.stop(start + BEEP_S);
       });
       return true;
     } catch (err) {

@@ -5,6 +5,7 @@
   const T = window.Tucana;
   const { t, el, icon, byId, show, cfg } = T;
   const CAMERA_POLL_MS = 1500;  // the scanner votes over a few frames: faster polling adds nothing
+  const LOG_SHOWN = 40;  // newest log lines the console lists: a round and its claims
   let state = cfg.state;
   let pending = null;  // {cards: [a, b], source: "manual" | "camera"}
   let wantWizard = false;
@@ -270,7 +271,7 @@
   async function refreshLog() {
     if (!cfg.api.log || state.game_id === null) { byId("log").replaceChildren(); return; }
     try {
-      const doc = await T.api("GET", cfg.api.log + "?since=" + Math.max(0, state.seq - 40));
+      const doc = await T.api("GET", cfg.api.log + "?since=" + Math.max(0, state.seq - LOG_SHOWN));
       byId("log").replaceChildren(...doc.entries.slice().reverse().map((e) =>
         el("li", { value: String(e.seq) }, describe(e.entry))));
     } catch (err) { /* the log view is a convenience */ }

@@ -5,6 +5,7 @@
   const T = window.Tucana;
   const { t, el, byId, show, cfg } = T;
   const MAX_PLAYERS = cfg.max_players;
+  const NAME_MAX_CHARS = 24;  // a name fits a phone's score table column; the engine takes any length
 
   let step = 1;
   const playerInputs = byId("player-inputs");
@@ -13,7 +14,7 @@
     const count = playerInputs.children.length;
     if (count >= MAX_PLAYERS) return;
     const id = "player-" + (count + 1);
-    const input = el("input", { type: "text", id, maxlength: "24", autocomplete: "off", value: name || "" });
+    const input = el("input", { type: "text", id, maxlength: String(NAME_MAX_CHARS), autocomplete: "off", value: name || "" });
     const remove = el("button", { type: "button", "aria-label": t("wizard.remove_player"), onclick: () => {
       if (playerInputs.children.length > 1) { row.remove(); relabel(); }
     } }, "×");

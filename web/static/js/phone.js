@@ -5,6 +5,7 @@
   const T = window.Tucana;
   const { t, el, icon, byId, show, cfg } = T;
   const me = cfg.me;
+  const ROUND_END_BUZZ_MS = [250, 120, 250, 120, 400];  // buzz, pause, buzz, pause, long buzz: felt in a pocket
   let state = cfg.state;
   let pending = null;
 
@@ -162,7 +163,7 @@
 
   function remind(text, key, loud) {
     if (!banner.show(text, key, loud) || !loud) return;
-    if (navigator.vibrate) navigator.vibrate([250, 120, 250, 120, 400]);
+    if (navigator.vibrate) navigator.vibrate(ROUND_END_BUZZ_MS);
     T.beep();
   }
 
