@@ -111,18 +111,28 @@ def random_back(rng: np.random.Generator, px_per_mm: float = 4.0) -> np.ndarray:
     return cv.image
 
 
-_SUITS = ("heart", "diamond", "spade", "club")
+class Suit(Enum):
+    """The four suits of a playing card, the commonest other game's card on a table."""
+
+    HEART = "heart"
+    DIAMOND = "diamond"
+    SPADE = "spade"
+    CLUB = "club"
 
 
-def _suit(cv: Canvas, kind: str, c: tuple[float, float], r: float, colour) -> None:
+RED_SUITS = frozenset({Suit.HEART, Suit.DIAMOND})
+
+
+def _suit(cv: Canvas, kind: Suit, c: tuple[float, float], r: float, colour) -> None:
+    """Draw one suit sign of radius r mm centred on c."""
     x, y = c
-    if kind == "diamond":
+    if kind is Suit.DIAMOND:
         cv.poly([(x, y - r), (x + 0.7 * r, y), (x, y + r), (x - 0.7 * r, y)], colour)
-    elif kind == "heart":
+    elif kind is Suit.HEART:
         cv.circle((x - 0.45 * r, y - 0.3 * r), 0.5 * r, colour)
         cv.circle((x + 0.45 * r, y - 0.3 * r), 0.5 * r, colour)
         cv.poly([(x - 0.93 * r, y - 0.15 * r), (x + 0.93 * r, y - 0.15 * r), (x, y + r)], colour)
-    elif kind == "spade":
+    elif kind is Suit.SPADE:
         cv.circle((x - 0.45 * r, y + 0.2 * r), 0.5 * r, colour)
         cv.circle((x + 0.45 * r, y + 0.2 * r), 0.5 * r, colour)
         cv.poly([(x - 0.93 * r, y + 0.05 * r), (x + 0.93 * r, y + 0.05 * r), (x, y - r)], colour)
@@ -138,8 +148,8 @@ def foreign_card(rng: np.random.Generator, px_per_mm: float = 4.0) -> np.ndarray
     font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_DUPLEX]))
     if rng.random() < 0.5:
         cv = Canvas(CARD_W_MM, CARD_H_MM, px_per_mm, (245, 245, 245))
-        suit = _SUITS[int(rng.integers(0, 4))]
-        colour = (30, 30, 200) if suit in ("heart", "diamond") else (20, 20, 20)
+        suit = list(Suit)[int(rng.integers(0, len(Suit)))]
+        colour = (30, 30, 200) if suit in RED_SUITS else (20, 20, 20)
         rank = str(rng.choice(["A", "2", "3", "5", "7", "9", "10", "J", "Q", "K"]))
         cv.text(rank, (8, 9), 7, colour, font)
         cv.text(rank, (CARD_W_MM - 8, CARD_H_MM - 9), 7, colour, font, upside_down=True)

@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass
 from html import escape
 
+from companion.moves import Island
+
 # Map lines from facts/tucana.md: row, column of the first hex, hexes west to east two columns
 # apart; "." is a gap. D desert, F forest, M mountain, W water; (V1) a village, (ob) a sight.
 PETIT_MAP = """
@@ -73,7 +75,7 @@ def _parse_cell(row: int, col: int, cell: str) -> Hex:
     return Hex(row, col, terrain, sight=SIGHT_CODES[mark] if mark else None)
 
 
-MAPS = {"petit": parse_map(PETIT_MAP), "grande": parse_map(GRANDE_MAP)}
+MAPS = {Island.PETIT: parse_map(PETIT_MAP), Island.GRANDE: parse_map(GRANDE_MAP)}
 
 
 def _centre(tile: Hex) -> tuple[float, float]:
@@ -90,7 +92,7 @@ def _corners(x: float, y: float) -> str:
     return " ".join(points)
 
 
-def island_svg(island: str, title: str) -> str:
+def island_svg(island: Island, title: str) -> str:
     """An inline SVG sketch of the island; each village carries data-village for its letter."""
     tiles = MAPS[island]
     centres = [_centre(t) for t in tiles]

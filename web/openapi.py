@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from flask import Blueprint, Response, jsonify
@@ -86,19 +87,32 @@ def _state_schema() -> dict[str, Any]:
     }
 
 
-def _op(summary: str, *, auth: str = "none", body: Any = None, ok: int = 200,
+class Auth(Enum):
+    """Who may call a route (the document's x-auth and its security schemes)."""
+
+    NONE = "none"
+    MAYOR = "mayor"
+    SEAT_OR_MAYOR = "seat-or-mayor"
+
+
+_SECURITY = {
+    Auth.NONE: None,
+    Auth.MAYOR: [{"mayorPin": []}, {"mayorCookie": []}],
+    Auth.SEAT_OR_MAYOR: [{"seatCookie": []}, {"mayorPin": []}, {"mayorCookie": []}],
+}
+
+
+def _op(summary: str, *, auth: Auth = Auth.NONE, body: Any = None, ok: int = 200,
         ok_schema: Any = _JSON_OBJ, media: str = "application/json",
         params: list[dict[str, Any]] | None = None, errors: tuple[int, ...] = ()) -> dict[str, Any]:
     """One operation: summary, who may call it, body, success response and error statuses."""
     op: dict[str, Any] = {
         "summary": summary,
-        "x-auth": auth,
+        "x-auth": auth.value,
         "responses": {str(ok): {"description": "OK", "content": {media: {"schema": ok_schema}}}},
     }
-    if auth == "mayor":
-        op["security"] = [{"mayorPin": []}, {"mayorCookie": []}]
-    elif auth == "seat-or-mayor":
-        op["security"] = [{"seatCookie": []}, {"mayorPin": []}, {"mayorCookie": []}]
+    if _SECURITY[auth] is not None:
+        op["security"] = _SECURITY[auth]
     if body is not None:
         op["requestBody"] = {"required": True, "content": body}
     if params:
@@ -151,10 +165,10 @@ def _game_paths() -> dict[str, Any]:
                                   params=[_query("game_id", "default: the current game")],
                                   errors=(400, 404))},
         "/import": {"post": _op("Check a JSONL log, store it as a new game and make it current",
-                                auth="mayor", ok=201, body={"application/x-ndjson": {"schema": {"type": "string"}}},
+                                auth=Auth.MAYOR, ok=201, body={"application/x-ndjson": {"schema": {"type": "string"}}},
                                 errors=(400, 403, 429))},
         "/events": {"post": _op("Add one contract-1 entry; a claim needs that player's seat or the Mayor",
-                                auth="seat-or-mayor", ok=201, body=_json(entry),
+                                auth=Auth.SEAT_OR_MAYOR, ok=201, body=_json(entry),
                                 ok_schema={"$ref": "#/components/schemas/Accepted"},
                                 params=[{"name": "X-Expect-Seq", "in": "header", "required": False,
                                          "schema": {"type": "integer"},
@@ -164,7 +178,7 @@ def _game_paths() -> dict[str, Any]:
         "/seats/join": {"post": _op("Take a seat: sets the HttpOnly tucana_seat cookie", body=player,
                                     errors=(400, 409))},
         "/seats/leave": {"post": _op("Give up this phone's seat")},
-        "/seats/free": {"post": _op("Free a player's seat", auth="mayor", body=player,
+        "/seats/free": {"post": _op("Free a player's seat", auth=Auth.MAYOR, body=player,
                                     errors=(400, 403, 429))},
         "/mayor": {"get": _op("Whether this browser is the Mayor's console (with the PIN if so)")},
         "/mayor/login": {"post": _op("Check the PIN once: sets the HttpOnly tucana_mayor cookie",
@@ -197,36 +211,36 @@ def _hardware_paths() -> dict[str, Any]:
                                            media="multipart/x-mixed-replace",
                                            ok_schema={"type": "string", "format": "binary"},
                                            errors=(503,))},
-        "/table/lay": {"post": _op("Lay cards on the virtual table ([] clears it)", auth="mayor",
+        "/table/lay": {"post": _op("Lay cards on the virtual table ([] clears it)", auth=Auth.MAYOR,
                                    body=_json({"type": "object", "required": ["cards"],
                                                "properties": {"cards": {"type": "array",
                                                                         "items": {"type": "string"}}}}),
                                    errors=(400, 403, 409, 503))},
         "/table/lay_next": {"post": _op("Lay the cards the game needs next on the virtual table",
-                                        auth="mayor", errors=(403, 409, 503))},
-        "/scanner/confirm": {"post": _op("Apply the reading waiting for the Mayor, as read", auth="mayor",
+                                        auth=Auth.MAYOR, errors=(403, 409, 503))},
+        "/scanner/confirm": {"post": _op("Apply the reading waiting for the Mayor, as read", auth=Auth.MAYOR,
                                          ok=201, errors=(400, 403, 503))},
-        "/scanner/dismiss": {"post": _op("Drop the reading waiting for the Mayor", auth="mayor",
+        "/scanner/dismiss": {"post": _op("Drop the reading waiting for the Mayor", auth=Auth.MAYOR,
                                          errors=(403, 503))},
         "/scanner/correct": {"post": _op("Apply this entry instead of the reading waiting for the Mayor",
-                                         auth="mayor", ok=201, body=_json(entry), errors=(400, 403, 503))},
+                                         auth=Auth.MAYOR, ok=201, body=_json(entry), errors=(400, 403, 503))},
         "/button": {"post": _op("The Mayor's button on screen: press (confirm / next) or hold (undo)",
-                                auth="mayor", body=_json({"type": "object", "required": ["action"],
+                                auth=Auth.MAYOR, body=_json({"type": "object", "required": ["action"],
                                                           "properties": {"action": {
                                                               "type": "string", "enum": ["press", "hold"]}}}),
                                 errors=(400, 403, 503))},
         "/deck/enroll": {
             "get": _op("The owner's deck: cards enrolled, photos of each, the next card to lay",
                        ok_schema=enrollment, errors=(503,)),
-            "post": _op("Take the current frame as a photo of the one card under the camera", auth="mayor",
+            "post": _op("Take the current frame as a photo of the one card under the camera", auth=Auth.MAYOR,
                         body=_json({"type": "object", "required": ["card"],
                                     "properties": {"card": {"type": "string"}}}),
                         ok_schema=enrolled, errors=(400, 403, 409, 503)),
-            "delete": _op("Forget every photo of the owner's deck", auth="mayor",
+            "delete": _op("Forget every photo of the owner's deck", auth=Auth.MAYOR,
                           ok_schema=forgotten, errors=(400, 403, 503)),
         },
         "/deck/enroll/{card}": {
-            "delete": _op("Forget the photos of one card (the built-in art reads it again)", auth="mayor",
+            "delete": _op("Forget the photos of one card (the built-in art reads it again)", auth=Auth.MAYOR,
                           ok_schema=forgotten, errors=(400, 403, 503),
                           params=[{"name": "card", "in": "path", "required": True,
                                    "description": "a card ID, e.g. desert", "schema": {"type": "string"}}]),

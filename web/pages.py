@@ -17,7 +17,7 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.routing import BuildError
 
-from companion.moves import MAX_PLAYERS, VILLAGES, Sight
+from companion.moves import MAX_PLAYERS, VILLAGES, Island, Sight
 from companion.rules import SETUP_CARDS, red_card_count
 from vision.cards import CARD_IDS
 from web import i18n
@@ -190,7 +190,7 @@ def phone(seat: int) -> str | Response:
         return redirect(url_for("pages.seats"))
     name = state.players[seat - 1]
     lang = _language()
-    island = state.setup.island.value if state.setup else "petit"
+    island = state.setup.island if state.setup else Island.PETIT
     mine = _my_player() == name
     return _render(
         "pages/phone.html",
@@ -199,7 +199,7 @@ def phone(seat: int) -> str | Response:
         name=name,
         seat=seat,
         is_mine=mine,
-        island_svg=Markup(island_svg(island, i18n.translate(lang, "island." + island))),
+        island_svg=Markup(island_svg(island, i18n.translate(lang, "island." + island.value))),
     )
 
 

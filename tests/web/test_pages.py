@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.moves import parse_entry
+from companion.moves import Island, parse_entry
 from tests.conftest import ROUND_CARDS
 from web import i18n
 from web.app import create_app
@@ -229,8 +229,8 @@ def test_no_wifi_code_without_a_hotspot() -> None:
 
 
 @pytest.mark.parametrize(("island", "hexes", "terrains", "sights_each"), [
-    ("petit", 73, {"desert": 24, "forest": 20, "mountain": 16, "water": 13}, 2),
-    ("grande", 104, {"desert": 34, "forest": 29, "mountain": 24, "water": 17}, 3),
+    (Island.PETIT, 73, {"desert": 24, "forest": 20, "mountain": 16, "water": 13}, 2),
+    (Island.GRANDE, 104, {"desert": 34, "forest": 29, "mountain": 24, "water": 17}, 3),
 ])
 def test_the_island_maps_match_the_facts_page(island, hexes, terrains, sights_each) -> None:
     tiles = MAPS[island]
@@ -242,7 +242,7 @@ def test_the_island_maps_match_the_facts_page(island, hexes, terrains, sights_ea
 
 
 def test_the_island_sketch_escapes_its_title() -> None:
-    svg = island_svg("petit", "<b>")
+    svg = island_svg(Island.PETIT, "<b>")
     assert "<title id=\"island-title\">&lt;b&gt;</title>" in svg
 
 
