@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from companion.errors import ConflictError, PermissionRefused
+from companion.errors import ConfigError, ConflictError, PermissionRefused
 
 PIN_DIGITS = 6  # one in a million per guess; with the lockout below, guessing takes months
 PIN_FAILURES_MAX = 5  # wrong PINs from one address before it must wait
@@ -152,7 +152,7 @@ class Security:
         token_bytes: TokenSource = secrets.token_bytes,
     ) -> None:
         if not (pin.isascii() and pin.isdigit() and len(pin) == PIN_DIGITS):
-            raise ValueError(f"the Mayor's PIN is {PIN_DIGITS} digits")
+            raise ConfigError(f"the Mayor's PIN is {PIN_DIGITS} digits")
         self.pin = pin
         self._secret = secret
         self.seats = seats
