@@ -88,7 +88,7 @@
   });
   byId("random-village").addEventListener("click", () => {
     // A table convenience like rolling a die; the engine only records the village chosen.
-    byId("start-village").value = String(1 + Math.floor(Math.random() * 10));
+    byId("start-village").value = String(1 + Math.floor(Math.random() * cfg.villages));
   });
 
   byId("wizard-form").addEventListener("submit", async (e) => {
