@@ -15,11 +15,10 @@ import pytest
 from hardware.config import PinMap
 from hardware.rig import Rig, build_rig
 from hardware.speech import FakeSpeaker
-from tests.hardware.conftest import WoodcutTable
+from tests.hardware.conftest import SMALL_FRAME, WoodcutTable
 from tests.web.conftest import PIN, ApiClient, start_game
 from web.security import CSRF_HEADER, PIN_HEADER
 
-SMALL_FRAME = (640, 360)  # a quarter of the Pi camera's pixels: fast to render and read
 SETTLE_FRAMES = 6  # scanner steps after laying: enough for its vote to settle
 PHOTOS = 3  # photos of the card enrolled, each from a fresh laying
 

@@ -15,10 +15,10 @@ from hardware.config import PinMap
 from hardware.rig import Rig, build_rig
 from hardware.speech import FakeSpeaker
 from hardware.virtual_table import VirtualTable
+from tests.hardware.conftest import SMALL_FRAME
 from tests.web.conftest import ApiClient, log_of, start_game
 from web.hardware_api import MJPEG_BOUNDARY
 
-SMALL_FRAME = (640, 360)  # a quarter of the Pi camera's pixels: fast to render and read
 MAX_FRAMES = 40  # frames the scanner may take to settle on laid cards (it votes over a few)
 JPEG_MAGIC = b"\xff\xd8"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hardware.conftest import WoodcutTable, wait_for
+from tests.hardware.conftest import SMALL_FRAME, WoodcutTable, wait_for
 from tests.web.browser import NEEDS_CHROMIUM, phone_context, post_as_mayor, served, unlock_console
 from web.services import Services
 
@@ -18,7 +18,7 @@ pytestmark = NEEDS_CHROMIUM
 @pytest.fixture()
 def woodcut_server(tmp_path: Path) -> Iterator[tuple[str, Services]]:
     """The app with the real rig, started, on a virtual table of WOODCUT cards; deck in data/deck."""
-    table = WoodcutTable(random.Random(5), size=(640, 360), hand_reads=0, clear_reads=0)
+    table = WoodcutTable(random.Random(5), size=SMALL_FRAME, hand_reads=0, clear_reads=0)
     with served(tmp_path, rig=True, virtual=table, deck_dir=tmp_path / "data" / "deck") as found:
         yield found
 
