@@ -15,6 +15,8 @@ Public API (stable; the scanner in hardware/ builds on it):
     from vision.voter import Voter, CardAppeared, CardRemoved
     voter = Voter()                    # STABLE_FRAMES clean frames in a row must agree
     events = voter.feed(reading)       # [] most of the time; voter.cards is the stable table
+                                       # (not used by the scanner: hardware/eyes.py keeps its
+                                       #  own vote, which needs the cards left to right)
 
     from vision.deck import Deck, builtin_deck, render_deck
     builtin_deck()                     # every card ID in our own art (cached; nothing on disk)
