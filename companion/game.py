@@ -32,7 +32,6 @@ from companion.moves import (
     parse_line,
 )
 from companion.rules import (
-    DECK,
     RED_POINTS,
     REVEALS_PER_ROUND,
     SOLO_KEEP_ALL_AFTER,
@@ -110,9 +109,9 @@ def _close_round(state: GameState) -> Outcome:
 def _check_before_round(state: GameState) -> None:
     """Refuse a round's first reveal that the set-up or the solo reshuffle does not allow yet."""
     assert state.setup is not None
-    if state.reveals == 0 and state.setup.special_bonus and state.red_drawn is None:
+    if state.red_bonus_due:
         raise RuleError("Special Bonus: draw the red bonus cards (red_bonus) before the first reveal")
-    if state.reveals == state.rounds * REVEALS_PER_ROUND:
+    if state.all_revealed:
         raise RuleError(
             f"round {state.rounds} of {state.rounds} has had its 13 reveals: end the game (end_game)"
         )
@@ -120,19 +119,6 @@ def _check_before_round(state: GameState) -> None:
         raise RuleError(
             "solo: before the last round, draw the 2 blue bonus cards that stay (solo_keep)"
         )
-
-
-def _check_deck(counts: dict, entry: Reveal, round_number: int) -> dict:
-    """The round's revealed counts after this reveal; refuses more cards than the deck holds."""
-    counts = dict(counts)
-    for card in entry.cards:
-        counts[card] = counts.get(card, 0) + 1
-        if counts[card] > DECK[card]:
-            raise RuleError(
-                f"a {_ordinal(counts[card])} {card.value} card in round {round_number}: "
-                f"the deck holds only {DECK[card]} (a misread card?)"
-            )
-    return counts
 
 
 def _reveal(state: GameState, entry: Reveal) -> Outcome:
@@ -143,7 +129,12 @@ def _reveal(state: GameState, entry: Reveal) -> Outcome:
         _check_before_round(state)
         if state.reveals:
             state, events = _close_round(state)
-    counts = _check_deck({} if new_round else state.round_counts, entry, state.reveals // REVEALS_PER_ROUND + 1)
+    problem = state.reveal_problem(entry.cards)
+    if problem:
+        raise RuleError(problem)
+    counts = {} if new_round else dict(state.round_counts)
+    for card in entry.cards:
+        counts[card] = counts.get(card, 0) + 1
     state = evolve(
         state,
         reveals=state.reveals + 1,
@@ -192,11 +183,10 @@ def _solo_keep(state: GameState, entry: SoloKeep) -> Outcome:
 
 def _end_game(state: GameState, entry: EndGame) -> Outcome:
     _require_game(state)
-    last = state.rounds * REVEALS_PER_ROUND
-    if state.reveals != last:
+    if not state.all_revealed:
         raise RuleError(
             f"the game ends after the 13th reveal of round {state.rounds} "
-            f"(reveal {last}); this is reveal {state.reveals}"
+            f"(reveal {state.rounds * REVEALS_PER_ROUND}); this is reveal {state.reveals}"
         )
     state, events = _close_round(state)
     state = evolve(state, ended=True)
@@ -213,11 +203,6 @@ _STEPS: dict[type, Callable[[GameState, object], Outcome]] = {
     SoloKeep: _solo_keep,
     EndGame: _end_game,
 }
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 @dataclass(frozen=True)

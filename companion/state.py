@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from functools import cached_property
+from itertools import combinations_with_replacement
 from typing import TypeVar
 
 from companion.events import BonusKind, BonusTaken
@@ -42,6 +43,18 @@ def evolve(obj: T, **changes: object) -> T:
     source = obj.__dict__
     new.__dict__.update({name: source[name] for name in names}, **changes)
     return new
+
+
+class NextStep(Enum):
+    """What the game waits for from the Mayor: the order the console and the virtual table follow."""
+
+    NO_GAME = "no_game"  # a new game
+    SETUP_CARD = "setup_card"  # the set-up card
+    RED_BONUS = "red_bonus"  # the red bonus cards (Special Bonus variant)
+    SOLO_KEEP = "solo_keep"  # solo: the 2 blue cards that stay for the last round
+    REVEAL = "reveal"  # two terrain cards
+    END_GAME = "end_game"  # the last round's 13th reveal is showing: the game can end
+    FINISHED = "finished"  # nothing: the game is over
 
 
 class Phase(Enum):
@@ -149,6 +162,69 @@ class GameState:
             and self.blue_won < SOLO_KEEP_ALL_AFTER
         )
 
+    @property
+    def red_bonus_due(self) -> bool:
+        """True in a Special Bonus set-up until the red bonus cards are drawn."""
+        return (
+            self.phase is Phase.SETUP
+            and self.setup is not None
+            and self.setup.special_bonus
+            and self.red_drawn is None
+        )
+
+    @property
+    def all_revealed(self) -> bool:
+        """True once the last round's 13th reveal is showing: only end_game (or claims) may follow."""
+        return self.setup is not None and self.reveals == self.rounds * REVEALS_PER_ROUND
+
+    @property
+    def next_step(self) -> NextStep:
+        """What the game waits for now; the console (and the virtual table) follow this order."""
+        phase = self.phase
+        if phase is Phase.NO_GAME:
+            return NextStep.NO_GAME
+        if phase is Phase.FINISHED:
+            return NextStep.FINISHED
+        if phase is Phase.SETUP and self.setup_letters is None:
+            return NextStep.SETUP_CARD
+        if self.red_bonus_due:
+            return NextStep.RED_BONUS
+        if self.needs_solo_keep:
+            return NextStep.SOLO_KEEP
+        if self.all_revealed:
+            return NextStep.END_GAME
+        return NextStep.REVEAL
+
+    @property
+    def deck_for_next_reveal(self) -> dict[Terrain, int]:
+        """Cards of each terrain the deck holds for the next reveal (a full deck when a round starts)."""
+        if self.reveals % REVEALS_PER_ROUND == 0:
+            return dict(DECK)
+        return self.deck_left
+
+    def reveal_problem(self, cards: tuple[Terrain, Terrain]) -> str | None:
+        """Why the deck cannot hold this reveal (a misread card?), or None when it can."""
+        deck = self.deck_for_next_reveal
+        round_number = self.reveals // REVEALS_PER_ROUND + 1
+        seen = {t: DECK[t] - deck[t] for t in Terrain}
+        for card in cards:
+            seen[card] += 1
+            if seen[card] > DECK[card]:
+                return (
+                    f"a {_ordinal(seen[card])} {card.value} card in round {round_number}: "
+                    f"the deck holds only {DECK[card]} (a misread card?)"
+                )
+        return None
+
+    @property
+    def possible_reveals(self) -> list[tuple[Terrain, Terrain]]:
+        """Every pair of terrains (unordered, in Terrain order) the deck can still show next."""
+        return [
+            pair
+            for pair in combinations_with_replacement(Terrain, 2)
+            if self.reveal_problem(pair) is None
+        ]
+
     @cached_property
     def village_letters(self) -> dict[str, str]:
         """Each player's letters at villages 1..10 (index 0 is village 1); empty before the set-up card."""
@@ -177,3 +253,8 @@ class GameState:
         """The score-pad row of a sight on this island."""
         assert self.setup is not None
         return SIGHT_VALUES[self.setup.island][sight]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

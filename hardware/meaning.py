@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from enum import Enum
-from itertools import combinations_with_replacement
 
 from companion.moves import Entry, RedBonus, Reveal, SetupCard, Sight, SoloKeep, Terrain
 from companion.rules import (
-    DECK,
-    REVEALS_PER_ROUND,
     SETUP_CARDS,
     SOLO_REMAINING_KEPT,
     red_card_count,
@@ -51,67 +47,6 @@ def blue_card_letter(card: str) -> str | None:
     if card.startswith(BLUE_PREFIX) and len(card) == len(BLUE_PREFIX) + 2:
         return card[len(BLUE_PREFIX)]
     return None
-
-
-def deck_for_next_reveal(state: GameState) -> dict[Terrain, int]:
-    """Cards of each terrain the deck holds for the next reveal (a full deck when a round starts)."""
-    if state.reveals % REVEALS_PER_ROUND == 0:
-        return dict(DECK)
-    return dict(state.deck_left)
-
-
-def deck_problem(cards: tuple[Terrain, Terrain], state: GameState) -> str | None:
-    """Why the deck cannot hold this reveal (a misread), or None when it can."""
-    deck = deck_for_next_reveal(state)
-    for terrain, wanted in Counter(cards).items():
-        if wanted > deck.get(terrain, 0):
-            left = deck.get(terrain, 0)
-            return (
-                f"{' and '.join(c.value for c in cards)}: the deck has only {left} "
-                f"{terrain.value} card(s) left this round (a misread?)"
-            )
-    return None
-
-
-def possible_reveals(state: GameState) -> list[tuple[Terrain, Terrain]]:
-    """Every pair of terrains (unordered, in Terrain order) the deck can still show next."""
-    return [pair for pair in combinations_with_replacement(Terrain, 2) if deck_problem(pair, state) is None]
-
-
-def red_bonus_due(state: GameState) -> bool:
-    """True in a Special Bonus set-up until the red bonus cards are drawn."""
-    setup = state.setup
-    return state.phase is Phase.SETUP and setup is not None and setup.special_bonus and state.red_drawn is None
-
-
-class NextStep(Enum):
-    """What the game waits for from the Mayor: the order the console and the virtual table follow."""
-
-    NO_GAME = "no_game"  # a new game
-    SETUP_CARD = "setup_card"  # the set-up card
-    RED_BONUS = "red_bonus"  # the red bonus cards (Special Bonus variant)
-    SOLO_KEEP = "solo_keep"  # solo: the 2 blue cards that stay for the last round
-    REVEAL = "reveal"  # two terrain cards
-    END_GAME = "end_game"  # the last round's 13th reveal is showing: the game can end
-    FINISHED = "finished"  # nothing: the game is over
-
-
-def next_step(state: GameState) -> NextStep:
-    """What the game waits for now (the engine refuses a reveal before what comes first)."""
-    phase = state.phase
-    if phase is Phase.NO_GAME:
-        return NextStep.NO_GAME
-    if phase is Phase.FINISHED:
-        return NextStep.FINISHED
-    if phase is Phase.SETUP and state.setup_letters is None:
-        return NextStep.SETUP_CARD
-    if red_bonus_due(state):
-        return NextStep.RED_BONUS
-    if state.needs_solo_keep:
-        return NextStep.SOLO_KEEP
-    if state.reveals == state.rounds * REVEALS_PER_ROUND:
-        return NextStep.END_GAME
-    return NextStep.REVEAL
 
 
 @dataclass(frozen=True)
@@ -200,7 +135,7 @@ class CardSense:
         cards = (self.first, terrain)
         self.first = None
         reveal = Reveal(cards=cards)
-        problem = deck_problem(cards, state)
+        problem = state.reveal_problem(cards)
         if problem is not None:
             reading.pending = Pending(reveal, problem, tuple(c.value for c in cards))
         else:
@@ -213,7 +148,7 @@ class CardSense:
         reading.submit.append(SetupCard(letters=letters))
 
     def _red(self, sight: Sight, state: GameState, reading: Reading) -> None:
-        if not red_bonus_due(state):
+        if not state.red_bonus_due:
             reading.note = f"red {sight.value} ignored: no red bonus card is being drawn"
             return
         if sight not in self.reds:

@@ -24,9 +24,8 @@ import numpy as np
 from companion.errors import ConfigError
 from companion.moves import Terrain
 from companion.rules import SOLO_REMAINING_KEPT, red_card_count
-from companion.state import GameState
+from companion.state import GameState, NextStep
 from hardware.camera import Camera
-from hardware.meaning import NextStep, deck_for_next_reveal, next_step
 from vision.cards import CARD_IDS, RED_CARDS, SETUP_CARDS
 from vision.props import BAND_ROWS, Background, render_background
 from vision.render import CARD_H_MM, CARD_W_MM, render_card
@@ -116,7 +115,7 @@ class VirtualTable(Camera):
     def next_cards(self, state: GameState) -> tuple[str, ...]:
         """The cards the Mayor would lay next in this state."""
         rng = self._rng
-        step = next_step(state)
+        step = state.next_step
         if step is NextStep.SETUP_CARD:
             return (rng.choice(SETUP_CARDS),)
         if step is NextStep.RED_BONUS:
@@ -126,7 +125,7 @@ class VirtualTable(Camera):
             return tuple(f"blue-{letter}2" for letter in letters)
         if step is not NextStep.REVEAL:
             return ()
-        deck = [t for t, n in deck_for_next_reveal(state).items() for _ in range(n)]
+        deck = [t for t, n in state.deck_for_next_reveal.items() for _ in range(n)]
         rng.shuffle(deck)
         pair: list[Terrain] = deck[:2]
         return tuple(t.value for t in pair)

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from companion.moves import LETTERS, Direction, Island, Sight, Terrain
-from hardware.meaning import NextStep
+from companion.state import NextStep
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 

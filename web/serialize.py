@@ -11,9 +11,8 @@ from typing import Any
 from companion.moves import LETTERS, TYPE_NAMES, Entry, Sight, entry_to_dict
 from companion.rules import REVEALS_PER_ROUND, SIGHT_VALUES, VILLAGE_POINTS
 from companion.scoring import Standings
-from companion.state import GameState, Phase
+from companion.state import GameState, NextStep, Phase
 from companion.table import Accepted
-from hardware.meaning import NextStep, next_step, possible_reveals, red_bonus_due
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
@@ -75,7 +74,7 @@ def state_json(game_id: int | None, seq: int, state: GameState) -> dict[str, Any
     """Everything a page needs to draw the table, the console or a phone."""
     setup = state.setup
     standings = state.standings
-    step = next_step(state)
+    step = state.next_step
     return {
         "game_id": game_id,
         "seq": seq,
@@ -92,10 +91,10 @@ def state_json(game_id: int | None, seq: int, state: GameState) -> dict[str, Any
         # Rounds whose sight sums are written (the Final Scoring Box's I, II, III so far).
         "rounds_done": min((len(s.sights_by_round) for s in state.sheets.values()), default=0),
         "needs_solo_keep": state.needs_solo_keep,
-        "needs_red_bonus": red_bonus_due(state),
+        "needs_red_bonus": state.red_bonus_due,
         "next_step": step.value,
         # The pairs the deck still holds for the next reveal, while a reveal is what comes next.
-        "reveal_pairs": [[a.value, b.value] for a, b in possible_reveals(state)] if step is NextStep.REVEAL else [],
+        "reveal_pairs": [[a.value, b.value] for a, b in state.possible_reveals] if step is NextStep.REVEAL else [],
         "announcement": [c.value for c in state.last_reveal.cards] if state.last_reveal else None,
         "deck_left": {t.value: n for t, n in state.deck_left.items()},
         "cards_left": state.cards_left,
