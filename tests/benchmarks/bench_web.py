@@ -208,8 +208,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--server", choices=("waitress", "cheroot"), default="waitress")
-    parser.add_argument("--camera", choices=("none", "virtual"), default="none",
-                        help="virtual runs the scanner on the virtual table too (CPU and memory)")
+    parser.add_argument("--camera", choices=("none", "virtual"), default="virtual",
+                        help="virtual (what `tucana serve` runs off a Pi) runs the scanner on the "
+                        "virtual table too; none measures the web side alone")
     args = parser.parse_args()
     results = []
     for run in range(1, args.runs + 1):
