@@ -7,7 +7,11 @@
   const CAMERA_POLL_MS = 1500;  // the scanner votes over a few frames: faster polling adds nothing
   const LOG_SHOWN = 40;  // newest log lines the console lists: a round and its claims
   let state = cfg.state;
-  let pending = null;  // {cards: [a, b], source: "manual" | "camera"}
+  // The pair Confirm would reveal: {cards: [a, b], source: "manual" | "camera", base}; base is the
+  // turn key it was tapped for, or null when it was tapped while a reveal was on its way (it is for
+  // the turn that reveal makes).
+  let pending = null;
+  let sending = null;  // the reveal posted and not answered yet: {cards, base}
   let wantWizard = false;
   let lastReadingKey = null;
 
@@ -23,14 +27,19 @@
 
   function clearError() { show(byId("mayor-error"), false); }
 
-  /** Post an entry; with expectSeq the server refuses it if the log moved on since this page's state. */
+  /** Post an entry and draw the answer; with expectSeq the server refuses it (409) if the log moved on. */
+  async function post(entry, expectSeq) {
+    const headers = expectSeq ? { "X-Expect-Seq": String(state.seq) } : undefined;
+    const doc = await T.api("POST", cfg.api.events, entry, headers);
+    if (doc && doc.state) render(doc.state);
+    return doc;
+  }
+
+  /** Post an entry; the answer, or null after showing why it was refused. */
   async function send(entry, expectSeq) {
     clearError();
     try {
-      const headers = expectSeq ? { "X-Expect-Seq": String(state.seq) } : undefined;
-      const doc = await T.api("POST", cfg.api.events, entry, headers);
-      if (doc && doc.state) render(doc.state);
-      return doc;
+      return await post(entry, expectSeq);
     } catch (err) {
       fail(err);
       return null;
@@ -112,10 +121,36 @@
       return el("button", {
         type: "button", class: "pair-button", disabled: Boolean(blocked) || !enough,
         "aria-label": words, title: words, "data-cards": a + "," + b,
-        onclick: () => { pending = { cards: [a, b], source: "manual" }; renderPending(); },
+        onclick: () => pick([a, b]),
       }, el("span", { class: "t-" + a }, icon(a)), el("span", { class: "t-" + b }, icon(b)));
     }));
     byId("pending-empty").textContent = blocked || t("reveal.pick");
+  }
+
+  /** The turn a state shows, as one comparable key: a reveal, an undo of one or a new game changes it. */
+  function turnKey(s) { return s.game_id + ":" + s.round + ":" + s.turn; }
+
+  function revealable(cards) {
+    return !revealBlocked() && (state.reveal_pairs || []).some(([a, b]) =>
+      (a === cards[0] && b === cards[1]) || (a === cards[1] && b === cards[0]));
+  }
+
+  function pick(cards) {
+    // Tapped while the last reveal is on its way and before its turn shows: the next reveal's pair.
+    const early = sending && turnKey(state) === sending.base;
+    pending = { cards, source: "manual", base: early ? null : turnKey(state) };
+    renderPending();
+  }
+
+  /** A tapped pair lives for the turn it was tapped for; one tapped early adopts the turn it waited for. */
+  function keepPending() {
+    if (!pending || pending.source !== "manual") return;
+    if (pending.base === null && !(sending && turnKey(state) === sending.base)) {
+      pending.base = turnKey(state);
+      if (!revealable(pending.cards)) pending = null;  // the new turn does not allow it (round over, deck)
+    } else if (pending.base !== null && pending.base !== turnKey(state)) {
+      pending = null;
+    }
   }
 
   function renderPending() {
@@ -128,27 +163,64 @@
         pending.source === "camera" ? t("reveal.from_camera") : t("reveal.from_tap")));
     }
     show(byId("pending-empty"), !pending || Boolean(blocked));
-    byId("confirm-reveal").disabled = !pending || Boolean(blocked);
+    byId("confirm-reveal").disabled = !pending || Boolean(blocked) || Boolean(sending);
     byId("confirm-reveal").textContent = pending && !blocked
       ? t("reveal.confirm_pair", { words: T.announcementWords(pending.cards) }) : t("reveal.confirm");
   }
 
+  // One reveal at a time: Confirm stays disabled until the server answered, so a double tap
+  // cannot post the same pair twice; X-Expect-Seq also makes the server refuse a stale repeat.
   byId("confirm-reveal").addEventListener("click", async () => {
-    if (!pending) return;
+    if (!pending || sending) return;
     const { cards, source } = pending;
     pending = null;
+    const base = turnKey(state);
+    sending = { cards, base };
     renderPending();
+    let doc = null;
+    try {
+      doc = await confirmReveal(cards, source);
+    } finally {
+      sending = null;
+      if (!doc && !pending && source === "manual" && turnKey(state) === base) {
+        pending = { cards, source, base };  // refused: still picked, to retry or change
+      }
+      keepPending();
+      renderPending();
+    }
+  });
+
+  async function confirmReveal(cards, source) {
     if (cameraHolds && source === "camera" && cfg.api.camera_confirm) {
       // The desk holds the reading: confirming there keeps the button, LEDs and console in step.
-      await desk(cfg.api.camera_confirm);
-      return;
+      return desk(cfg.api.camera_confirm);
     }
     if (cameraHolds && cfg.api.camera_correct) {
-      await desk(cfg.api.camera_correct, { type: "reveal", cards });  // the Mayor's tap wins
-      return;
+      return desk(cfg.api.camera_correct, { type: "reveal", cards });  // the Mayor's tap wins
     }
-    await send({ type: "reveal", cards });
-  });
+    clearError();
+    try {
+      return await postReveal(cards);
+    } catch (err) {
+      fail(err);
+      return null;
+    }
+  }
+
+  /** Post a reveal for the turn the Mayor sees; a claim that landed meanwhile is no reason to refuse it. */
+  async function postReveal(cards) {
+    const base = turnKey(state);
+    try {
+      return await post({ type: "reveal", cards }, true);
+    } catch (err) {
+      if (err.status !== 409) throw err;
+      // The log moved on. Still this turn (only claims came in): this reveal is still meant, send
+      // it once more on the newest seq. Another turn: a reveal landed, so this one is stale.
+      await T.live.refetch();
+      if (turnKey(state) !== base) throw err;
+      return post({ type: "reveal", cards }, true);
+    }
+  }
 
   /* ---- camera ---- */
 
@@ -292,7 +364,6 @@
 
   function render(next) {
     if (next.seq < state.seq && next.game_id === state.game_id) return;
-    const before = state;
     state = next;
     const phase = state.phase;
     const wizard = wantWizard || phase === "no_game";
@@ -312,9 +383,8 @@
     byId("export").href = cfg.api.export || "#";
     show(byId("export"), state.game_id !== null);
     if (state.needs_solo_keep) renderSolo();
-    // A new reveal (or game) drops a tapped pair; players' claims in between must not.
-    const moved = before && (before.game_id !== state.game_id || before.round !== state.round || before.turn !== state.turn);
-    if (moved && pending && pending.source === "manual") pending = null;
+    // A new reveal (or game) drops a pair tapped for the turn before; players' claims must not.
+    keepPending();
     T.renderAnnouncement(state);
     T.renderStandings(state, null);
     renderPairs();

@@ -8,6 +8,9 @@
   const ROUND_END_BUZZ_MS = [250, 120, 250, 120, 400];  // buzz, pause, buzz, pause, long buzz: felt in a pocket
   let state = cfg.state;
   let pending = null;
+  // Claims posted and not answered yet, each with what it circles ({sight, count} / {village} / {red}):
+  // the pad draws them as made, so a second tap cannot repeat one while the next value stays open.
+  const sending = [];
 
   /* ---- villages ---- */
 
@@ -33,6 +36,21 @@
 
   function sheet() {
     return (state.sheets || {})[me] || { sights: {}, villages: [], reds: [], bonus: 0, sights_by_round: [], sight_points_now: 0 };
+  }
+
+  /** My sheet with the claims on their way drawn in; the server's answer or the stream confirms them. */
+  function padSheet() {
+    const mine = sheet();
+    if (!sending.length) return mine;
+    const sights = Object.assign({}, mine.sights);
+    const villages = [...mine.villages];
+    const reds = [...mine.reds];
+    for (const c of sending) {
+      if (c.sight) sights[c.sight] = Math.max(sights[c.sight] || 0, c.count);
+      if (c.village && !villages.includes(c.village)) villages.push(c.village);
+      if (c.red && !reds.includes(c.red)) reds.push(c.red);
+    }
+    return Object.assign({}, mine, { sights, villages, reds });
   }
 
   function renderSights(pad, mine) {
@@ -112,7 +130,7 @@
     const pad = state.score_pad;
     show(byId("pad"), Boolean(pad));
     if (!pad) return;
-    const mine = sheet();
+    const mine = padSheet();
     renderSights(pad, mine);
     renderPairs(pad, mine);
     renderReds(mine);
@@ -137,9 +155,14 @@
   }
 
   async function claim() {
-    if (!pending) return;
-    const entry = Object.assign({ type: "claim", player: me }, pending);
+    const what = pending;
+    if (!what) return;
+    const entry = Object.assign({ type: "claim", player: me }, what);
     closeAsk();
+    // A sight claim circles the next value: the one after those drawn now, claims on their way included.
+    const made = what.sight ? { sight: what.sight, count: (padSheet().sights[what.sight] || 0) + 1 } : what;
+    sending.push(made);
+    renderPad();
     const error = byId("claim-error");
     show(error, false);
     try {
@@ -150,6 +173,9 @@
       error.textContent = t("pad.refused", { reason: err.message });
       show(error, true);
       error.scrollIntoView({ block: "nearest" });  // the refusal shows where the player tapped
+    } finally {
+      sending.splice(sending.indexOf(made), 1);
+      renderPad();
     }
   }
 
