@@ -1,4 +1,4 @@
-"""The scanner's eyes: vision's card reader and voter behind one call, look(frame, now) -> Look.
+"""The scanner's eyes: vision's card reader and vision's Voter behind one call, look(frame, now) -> Look.
 
 OpenCV and vision are imported on first use, not with this module: `tucana serve --camera none`
 imports the rig (and so this module) but never reads a frame, and OpenCV alone is ~30 MB of RSS.
@@ -14,7 +14,7 @@ import numpy as np
 if TYPE_CHECKING:
     from vision.deck import Deck
     from vision.reader import CardReader, FrameReading
-    from vision.reader import CardReading as VisionCardReading
+    from vision.voter import Voter
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,11 +51,11 @@ class Eyes(Protocol):
         ...
 
 
-# --- vision's reader behind a change gate and a vote ----------------------------------------------
+# --- vision's reader behind a change gate and vision's voter --------------------------------------
 GATE_SIZE = (160, 90)  # width, height of the grey thumbnail compared between frames: ~1 ms to make
 GATE_PIXEL_DIFF = 12  # grey levels a thumbnail pixel must change by to count (sensor noise is ~1 here)
 GATE_CHANGED_SHARE = 0.004  # share of thumbnail pixels that must change: a fingertip, not noise
-VOTE_FRAMES = 3  # consecutive clean frames that must agree before the stable cards change
+VOTE_FRAMES = 3  # consecutive clean frames that must agree: 0.2 s at 15 frames/s keeps latency < 0.3 s
 REREAD_S = 2.0  # read an unchanged scene again this often, in case the gate missed a slow change
 
 
@@ -75,16 +75,24 @@ def changed(a: np.ndarray, b: np.ndarray) -> bool:
     return float(np.count_nonzero(moved)) > GATE_CHANGED_SHARE * moved.size
 
 
-def _centre_x(reading: VisionCardReading) -> float:
-    return sum(x for x, _ in reading.corners) / len(reading.corners)
+def scanner_voter(vote_frames: int = VOTE_FRAMES) -> Voter:
+    """vision's Voter as the scanner needs it: cards left to right, and a hand starts the count over.
+
+    RESTART rather than SKIP: the cards must be seen in vote_frames clean frames back to back, so
+    a count is never finished by frames from both sides of a hand that may have moved a card.
+    LEFT_TO_RIGHT: the desk reads two cards laid together in the order they lie.
+    """
+    from vision.voter import CardOrder, ClutterPolicy, Voter
+
+    return Voter(vote_frames, clutter=ClutterPolicy.RESTART, order=CardOrder.LEFT_TO_RIGHT)
 
 
 class VisionEyes:
-    """vision.reader.CardReader behind a change gate (an idle mat costs ~1 ms a frame) and a vote.
+    """vision.reader.CardReader behind a change gate (an idle mat costs ~1 ms a frame) and vision's Voter.
 
-    The reader runs on every frame until VOTE_FRAMES clean frames in a row (every outline named, no
-    hand in view) agree on the same cards, which then become the stable cards; after that it rests
-    until the thumbnail changes (or REREAD_S passes).
+    The reader runs on every frame until the voter is settled (VOTE_FRAMES clean frames in a row,
+    every outline named and no hand in view, showing the stable cards); after that it rests until
+    the thumbnail changes (or REREAD_S passes).
     """
 
     def __init__(self, reader: CardReader | None = None, *, vote_frames: int = VOTE_FRAMES,
@@ -92,12 +100,11 @@ class VisionEyes:
         from vision.reader import CardReader
 
         self.reader = reader if reader is not None else CardReader()
-        self.vote_frames = vote_frames
+        self.voter = scanner_voter(vote_frames)
         self.reread_s = reread_s
         self.reads = 0
         self._reference: np.ndarray | None = None
         self._last_read_at = float("-inf")
-        self._votes: list[tuple[str, ...]] = []
         self._look = Look((), ())
 
     def use_deck(self, deck: Deck) -> None:
@@ -113,8 +120,8 @@ class VisionEyes:
 
     @property
     def settled(self) -> bool:
-        """True when the last VOTE_FRAMES reads were clean and agreed: nothing to read until a change."""
-        return len(self._votes) == self.vote_frames and len({tuple(sorted(v)) for v in self._votes}) == 1
+        """True when the voter is settled: nothing to read until the scene changes."""
+        return self.voter.settled
 
     def look(self, frame: np.ndarray, now: float) -> Look:
         """Read the frame unless the scene is unchanged and settled (then the last look is still true)."""
@@ -129,16 +136,14 @@ class VisionEyes:
         return self._look
 
     def _vote(self, frame_reading: FrameReading, frame: np.ndarray) -> Look:
-        ordered = sorted(frame_reading.cards, key=_centre_x)
+        from vision.voter import left_to_right
+
+        self.voter.feed(frame_reading)
         readings = tuple(
-            CardReading(r.card, r.confidence, r.corners, _crop(frame, r.corners)) for r in ordered
+            CardReading(r.card, r.confidence, r.corners, _crop(frame, r.corners))
+            for r in left_to_right(frame_reading.cards)
         )
-        if frame_reading.clean:
-            self._votes = (self._votes + [tuple(r.card for r in ordered)])[-self.vote_frames:]
-        else:
-            self._votes = []  # a hand or an unreadable card: wait for a clean view
-        stable = self._votes[-1] if self.settled else self._look.stable
-        return Look(readings, stable)
+        return Look(readings, self.voter.cards)
 
 
 CROP_HEIGHT = 120  # px: card thumbnails for the web console

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vision.reader import CardReading, FrameReading
-from vision.voter import CardAppeared, CardRemoved, Voter
+from vision.voter import CardAppeared, CardOrder, CardRemoved, ClutterPolicy, Voter, left_to_right
 
 CORNERS = ((0.0, 0.0), (63.0, 0.0), (63.0, 88.0), (0.0, 88.0))
 
@@ -13,6 +13,13 @@ CORNERS = ((0.0, 0.0), (63.0, 0.0), (63.0, 88.0), (0.0, 88.0))
 def frame(*cards: str | None, clutter: bool = False) -> FrameReading:
     """A frame reading naming these cards (None = an outline the reader refused)."""
     return FrameReading(tuple(CardReading(c, 0.9 if c else 0.2, CORNERS) for c in cards), clutter)
+
+
+def at(*placed: tuple[str | None, float]) -> FrameReading:
+    """A clean-or-not frame of cards whose outlines start at these x positions (pixels)."""
+    return FrameReading(tuple(
+        CardReading(c, 0.9 if c else 0.2, tuple((x + dx, y) for dx, y in CORNERS)) for c, x in placed
+    ))
 
 
 def feed(voter: Voter, readings: list[FrameReading]) -> list:
@@ -73,3 +80,64 @@ def test_reset_reports_the_table_again() -> None:
 def test_stable_frames_must_be_positive() -> None:
     with pytest.raises(ValueError):
         Voter(stable_frames=0)
+
+
+def test_restart_policy_starts_the_count_over_after_an_unclean_frame() -> None:
+    voter = Voter(stable_frames=3, clutter=ClutterPolicy.RESTART)
+    readings = [frame("setup-04"), frame(clutter=True), frame("setup-04"), frame("setup-04", None), frame("setup-04")]
+    assert feed(voter, readings) == []  # the same frames settle under SKIP (test above)
+    assert feed(voter, [frame("setup-04")] * 2) == [CardAppeared("setup-04", 6)]
+
+
+@pytest.mark.parametrize("policy", list(ClutterPolicy))
+def test_a_hand_or_one_bad_frame_never_triggers_under_either_policy(policy) -> None:
+    voter = Voter(stable_frames=3, clutter=policy)
+    feed(voter, [frame("desert", "water")] * 3)
+    noise = [frame(clutter=True)] * 10 + [frame("desert", None)] * 4 + [frame("forest")]
+    assert feed(voter, noise + [frame("desert", "water")] * 3) == []
+    assert voter.cards == ("desert", "water")
+
+
+def test_left_to_right_order_lists_cards_where_they_lie_but_agrees_on_the_multiset() -> None:
+    voter = Voter(stable_frames=3, order=CardOrder.LEFT_TO_RIGHT)
+    readings = [at(("water", 300.0), ("desert", 10.0)), at(("desert", 12.0), ("water", 301.0)),
+                at(("water", 299.0), ("desert", 11.0))]
+    assert feed(voter, readings) == [CardAppeared("desert", 2), CardAppeared("water", 2)]
+    assert voter.cards == ("desert", "water")
+    swapped = at(("desert", 300.0), ("water", 10.0))
+    assert feed(voter, [swapped] * 5) == []  # the same cards moved: nothing new
+    events = feed(voter, [at(("desert", 12.0), ("water", 300.0), ("forest", 150.0))] * 3)
+    assert events == [CardAppeared("forest", 10)]
+    assert voter.cards == ("desert", "forest", "water")
+
+
+def test_left_to_right_orders_readings_by_outline_centre() -> None:
+    reading = at(("b", 200.0), (None, 100.0), ("a", 0.0))
+    assert [r.card for r in left_to_right(reading.cards)] == ["a", None, "b"]
+
+
+def test_settled_needs_enough_clean_frames_showing_the_stable_cards() -> None:
+    voter = Voter(stable_frames=3, clutter=ClutterPolicy.RESTART)
+    assert not voter.settled
+    feed(voter, [frame()] * 2)
+    assert not voter.settled
+    voter.feed(frame())
+    assert voter.settled  # an empty mat, seen three times
+    voter.feed(frame("forest"))
+    assert not voter.settled  # something new is being counted
+    feed(voter, [frame("forest")] * 2)
+    assert voter.settled and voter.cards == ("forest",)
+    voter.feed(frame(clutter=True))
+    assert not voter.settled
+    feed(voter, [frame("forest")] * 2)
+    assert not voter.settled
+    voter.feed(frame("forest"))
+    assert voter.settled
+
+
+def test_reset_unsettles() -> None:
+    voter = Voter(stable_frames=1)
+    voter.feed(frame("forest"))
+    assert voter.settled
+    voter.reset()
+    assert not voter.settled and voter.cards == ()
