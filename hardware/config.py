@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from pathlib import Path
 
 from companion.errors import ConfigError
@@ -64,19 +64,21 @@ def parse_camera_spec(text: str) -> CameraSpec:
     return CameraSpec(kind)
 
 
-class GpioMode(Enum):
-    """Whether the button, LEDs and buzzer are real pins or gpiozero's mock pins."""
+class GpioMode(StrEnum):
+    """Whether the button, LEDs and buzzer are real pins or gpiozero's mock pins (str() is the TOML word)."""
 
+    AUTO = "auto"  # settings only: real pins on a Raspberry Pi, mock pins elsewhere (see concrete_gpio_mode)
     MOCK = "mock"
     REAL = "real"
 
 
 def parse_gpio_mode(text: str) -> GpioMode:
-    """Parse 'mock' or 'real'; ConfigError otherwise."""
+    """Parse 'auto', 'mock' or 'real' into MOCK or REAL ('auto' decided by the board); ConfigError otherwise."""
     try:
-        return GpioMode((text or "").strip().lower())
+        mode = GpioMode((text or "").strip().lower())
     except ValueError:
-        raise ConfigError(f"--gpio must be mock or real, not {text!r}") from None
+        raise ConfigError(f"--gpio must be auto, mock or real, not {text!r}") from None
+    return concrete_gpio_mode(mode)
 
 
 @dataclass(frozen=True)
@@ -134,3 +136,8 @@ def default_gpio_mode(on_pi: bool | None = None) -> GpioMode:
     """Real pins on a Pi, mock pins anywhere else."""
     pi = on_raspberry_pi() if on_pi is None else on_pi
     return GpioMode.REAL if pi else GpioMode.MOCK
+
+
+def concrete_gpio_mode(mode: GpioMode, on_pi: bool | None = None) -> GpioMode:
+    """MOCK or REAL: AUTO becomes the board's default (real pins on a Pi), the others stay."""
+    return default_gpio_mode(on_pi) if mode is GpioMode.AUTO else mode

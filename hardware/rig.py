@@ -246,7 +246,7 @@ def build_rig(
     enrolled cards by their photos, every other card by the built-in art; None: no enrollment.
     """
     spec = camera_spec if isinstance(camera_spec, CameraSpec) else parse_camera_spec(camera_spec)
-    mode = gpio if isinstance(gpio, GpioMode) else parse_gpio_mode(str(gpio))
+    mode = parse_gpio_mode(str(gpio))  # a GpioMode's str() is its word; AUTO becomes MOCK or REAL here
     lang = parse_language(language)
     rng = rng if rng is not None else random.Random()
     if spec.kind is not CameraKind.VIRTUAL:

@@ -14,12 +14,17 @@ import sys
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from companion.errors import ConfigError
-from hardware.config import PinMap, default_camera_spec, default_gpio_mode, on_raspberry_pi
+from hardware.config import (
+    GpioMode,
+    PinMap,
+    concrete_gpio_mode,
+    default_camera_spec,
+    on_raspberry_pi,
+)
 from web.i18n import LANGUAGES
 
 ENV_CONFIG = "TUCANA_CONFIG"
@@ -33,14 +38,6 @@ PORT_MIN, PORT_MAX = 1, 65535
 # WPA2 passphrase bounds (IEEE 802.11i): 8 to 63 printable ASCII characters.
 PSK_MIN_CHARS, PSK_MAX_CHARS = 8, 63
 SSID_MAX_BYTES = 32  # 802.11 limit on a network name, in bytes of UTF-8
-
-
-class GpioMode(StrEnum):
-    """Which pins the companion drives: real ones on a Pi, gpiozero's mock pins elsewhere."""
-
-    AUTO = "auto"
-    MOCK = "mock"
-    REAL = "real"
 
 
 @dataclass(frozen=True)
@@ -96,7 +93,7 @@ class Settings:
         if on_pi is None:
             on_pi = on_raspberry_pi()
         camera = str(default_camera_spec(on_pi)) if self.camera == AUTO else self.camera
-        gpio = GpioMode(default_gpio_mode(on_pi).value) if self.gpio is GpioMode.AUTO else self.gpio
+        gpio = concrete_gpio_mode(self.gpio, on_pi)
         return replace(self, camera=camera, gpio=gpio)
 
 

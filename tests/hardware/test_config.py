@@ -10,6 +10,7 @@ from hardware.config import (
     CameraSpec,
     GpioMode,
     Language,
+    concrete_gpio_mode,
     default_camera_spec,
     default_gpio_mode,
     on_raspberry_pi,
@@ -88,3 +89,21 @@ def test_the_defaults_follow_the_board():
     assert default_camera_spec(on_pi=True).kind is CameraKind.PICAMERA
     assert default_camera_spec(on_pi=False).kind is CameraKind.VIRTUAL
     assert default_gpio_mode(on_pi=False) is GpioMode.MOCK
+
+
+@pytest.mark.parametrize(
+    ("mode", "on_pi", "expected"),
+    [
+        (GpioMode.AUTO, True, GpioMode.REAL),
+        (GpioMode.AUTO, False, GpioMode.MOCK),
+        (GpioMode.MOCK, True, GpioMode.MOCK),
+        (GpioMode.REAL, False, GpioMode.REAL),
+    ],
+)
+def test_auto_gpio_becomes_the_boards_pins_and_the_others_stay(mode, on_pi, expected):
+    assert concrete_gpio_mode(mode, on_pi=on_pi) is expected
+
+
+def test_parsed_gpio_mode_is_never_auto_and_prints_as_its_word():
+    assert parse_gpio_mode(" AUTO ") in (GpioMode.MOCK, GpioMode.REAL)  # decided by this machine's board
+    assert [str(mode) for mode in GpioMode] == ["auto", "mock", "real"]  # the TOML file's words

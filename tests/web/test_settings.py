@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from companion.errors import ConfigError
-from hardware.config import PinMap
+from hardware.config import GpioMode, PinMap
 from web import settings as settings_module
 from web.settings import (
-    GpioMode,
     Hotspot,
     Settings,
     dump_toml,
