@@ -11,7 +11,8 @@ Wiring for `tucana serve` (web/services.py or web/rig.py)::
     rig.close()      # stops threads, releases camera, pins and speech
 
     camera_spec  "virtual" | "none" | "picamera" | "usb:N" | "folder:PATH"  (or a CameraSpec)
-    gpio         "mock" | "real"  (or hardware.config.GpioMode); mock = gpiozero's MockFactory
+    gpio         "auto" | "mock" | "real"  (or hardware.config.GpioMode); mock = gpiozero's MockFactory,
+                 auto = real pins on a Raspberry Pi, mock ones elsewhere
     pins         hardware.config.PinMap(button=17, led_ready=22, led_seen=23, led_mayor=24, buzzer=25)
     language     "en" | "fr" | "es"  (spoken announcements through espeak-ng when installed)
     table        companion.table.Table: the desk thread is the only hardware code that submits to it
@@ -31,6 +32,6 @@ The web console's side of a Rig (every call is handled by the desk thread):
 
 Modules: config (specs, pins, modes), camera (interface + factory), camera_cv (usb:N, folder:PATH),
 camera_pi (picamera2, imported only there), virtual_table, eyes (vision reader + change gate +
-vote), scanner (the loop), meaning (cards -> entries by phase), desk (the one worker), controls
+vision's Voter), scanner (the loop), meaning (cards -> entries by phase), desk (the one worker), controls
 (interface + fake), gpio (gpiozero, imported only there), speech (espeak-ng + fake), rig (wiring).
 """

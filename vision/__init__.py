@@ -12,11 +12,15 @@ Public API (stable; the scanner in hardware/ builds on it):
     reading.clean      # every outline named and nothing else (a hand) in view
     reading.clutter    # something that is not a card is in view
 
-    from vision.voter import Voter, CardAppeared, CardRemoved
+    from vision.voter import Voter, CardAppeared, CardRemoved, ClutterPolicy, CardOrder, left_to_right
     voter = Voter()                    # STABLE_FRAMES clean frames in a row must agree
     events = voter.feed(reading)       # [] most of the time; voter.cards is the stable table
-                                       # (not used by the scanner: hardware/eyes.py keeps its
-                                       #  own vote, which needs the cards left to right)
+    voter.settled                      # the last stable_frames frames were clean and showed it
+    Voter(3, clutter=ClutterPolicy.RESTART, order=CardOrder.LEFT_TO_RIGHT)
+                                       # the scanner's (hardware/eyes.py): a hand starts the count
+                                       # over (default SKIP: unclean frames are passed over);
+                                       # cards listed left to right (default SORTED)
+    left_to_right(reading.cards)       # the readings by outline centre, leftmost first
 
     from vision.deck import Deck, builtin_deck, render_deck
     builtin_deck()                     # every card ID in our own art (cached; nothing on disk)
