@@ -41,8 +41,8 @@ pytestmark = NEEDS_CHROMIUM
 def _reveal(mayor: Any, a: str, b: str) -> None:
     """Tap a pair and confirm it; return once the console's live state shows the new turn.
 
-    Until then the redraw for the turn just confirmed could drop the next tapped pair (a new turn
-    drops a tapped pair), leaving that Confirm disabled: so wait for the turn, not for time.
+    Confirm stays disabled until the server answered (one reveal at a time): so wait for the
+    turn, not for time (test_browser_inflight.py taps the next pair before the answer).
     """
     turn = mayor.evaluate(TURN_JS)
     mayor.click(f'#pairs-grid button[data-cards="{a},{b}"]')

@@ -113,23 +113,21 @@
   }
 
   function renderPairs() {
-    const blocked = revealBlocked();
-    const possible = new Set((state.reveal_pairs || []).map(([a, b]) => a + "," + b));
     byId("pairs-grid").replaceChildren(...pairsList().map(([a, b]) => {
-      const enough = possible.has(a + "," + b) || possible.has(b + "," + a);
       const words = T.announcementWords([a, b]);
       return el("button", {
-        type: "button", class: "pair-button", disabled: Boolean(blocked) || !enough,
+        type: "button", class: "pair-button", disabled: !revealable([a, b]),
         "aria-label": words, title: words, "data-cards": a + "," + b,
         onclick: () => pick([a, b]),
       }, el("span", { class: "t-" + a }, icon(a)), el("span", { class: "t-" + b }, icon(b)));
     }));
-    byId("pending-empty").textContent = blocked || t("reveal.pick");
+    byId("pending-empty").textContent = revealBlocked() || t("reveal.pick");
   }
 
   /** The turn a state shows, as one comparable key: a reveal, an undo of one or a new game changes it. */
   function turnKey(s) { return s.game_id + ":" + s.round + ":" + s.turn; }
 
+  /** Whether the engine allows revealing this pair now (the deck has the cards, nothing comes first). */
   function revealable(cards) {
     return !revealBlocked() && (state.reveal_pairs || []).some(([a, b]) =>
       (a === cards[0] && b === cards[1]) || (a === cards[1] && b === cards[0]));
