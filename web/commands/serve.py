@@ -41,7 +41,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--camera", metavar=CAMERA_SPEC_HELP,
                         help="where frames come from (default virtual off a Pi, picamera on one)")
     parser.add_argument("--gpio", choices=[mode.value for mode in GpioMode],
-                        help="button, LEDs and buzzer: gpiozero mock pins or real ones")
+                        help="button, LEDs and buzzer: gpiozero mock pins or real ones "
+                        "(default auto: real on a Pi, mock off one)")
     parser.add_argument("--language", choices=LANGUAGES,
                         help="default language of the pages and the speech")
     parser.set_defaults(run=_run)
