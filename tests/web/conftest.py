@@ -43,14 +43,17 @@ class ApiClient:
 
     @property
     def csrf(self) -> str:
+        """The CSRF token from this client's cookie, or empty before any page was loaded."""
         cookie = self.client.get_cookie(CSRF_COOKIE)
         return cookie.value if cookie else ""
 
     def get(self, path: str, **kwargs: Any) -> Any:
+        """GET the path with the underlying test client."""
         return self.client.get(path, **kwargs)
 
     def post(self, path: str, body: Any = None, *, mayor: bool = False, csrf: bool = True,
              headers: dict[str, str] | None = None, data: str | bytes | None = None) -> Any:
+        """POST JSON with the CSRF token, and the Mayor PIN header when asked."""
         sent = dict(headers or {})
         if csrf:
             sent.setdefault(CSRF_HEADER, self.csrf)
@@ -61,16 +64,19 @@ class ApiClient:
         return self.client.post(path, data=data, headers=sent, content_type="application/json")
 
     def entry(self, entry: dict[str, Any], **kwargs: Any) -> Any:
+        """POST one log entry to the events API."""
         return self.post("/api/events", entry, **kwargs)
 
 
 @pytest.fixture
 def clock() -> FakeClock:
+    """A fake clock the tests move by hand."""
     return FakeClock()
 
 
 @pytest.fixture
 def web_services(tmp_path: Path, clock: FakeClock) -> Iterator[Services]:
+    """Store, table, stream hub and security in a temporary folder, closed afterwards."""
     store = LogStore(tmp_path / "tucana.sqlite3")
     table = Table(store)
     hub = StreamHub(table, keepalive_s=TEST_KEEPALIVE_S)
@@ -82,6 +88,7 @@ def web_services(tmp_path: Path, clock: FakeClock) -> Iterator[Services]:
 
 @pytest.fixture
 def web_app(web_services: Services) -> Flask:
+    """The Flask app in testing mode over the test services."""
     return create_app({"TESTING": True}, services=web_services)
 
 

@@ -18,6 +18,7 @@ def _reveal_round(api: ApiClient) -> None:
 
 
 def test_healthz_and_empty_state(api: ApiClient) -> None:
+    """Health check and state answer with no game and seq 0 before anything is logged."""
     assert api.get("/healthz").json == {"ok": True, "game_id": None, "seq": 0}
     state = api.get("/api/state").json
     assert state["phase"] == "no_game"
@@ -25,6 +26,7 @@ def test_healthz_and_empty_state(api: ApiClient) -> None:
 
 
 def test_new_game_and_setup_card_give_everything_a_page_needs(api: ApiClient) -> None:
+    """After new game and set-up card the state has village letters, bonuses, pad and deck."""
     start_game(api, ["Mary", "David", "Lena"], special_bonus=True)
     state = api.get("/api/state").json
     assert state["phase"] == "setup" and state["seq"] == 2 and state["mayor"] == "Mary"
@@ -38,6 +40,7 @@ def test_new_game_and_setup_card_give_everything_a_page_needs(api: ApiClient) ->
 
 
 def test_the_state_says_what_comes_next_so_no_page_decides_it(api: ApiClient) -> None:
+    """The state gives the next step, the revealable pairs and the drawn red bonus cards."""
     start_game(api, ["Mary", "David"], special_bonus=True)
     state = api.get("/api/state").json
     assert (state["next_step"], state["reveal_pairs"], state["red_drawn"]) == ("red_bonus", [], None)
@@ -53,6 +56,7 @@ def test_the_state_says_what_comes_next_so_no_page_decides_it(api: ApiClient) ->
 
 
 def test_reveal_answers_the_entry_its_events_and_the_new_state(api: ApiClient) -> None:
+    """A reveal answers 201 with the entry, its events and the new state as /api/state gives it."""
     start_game(api)
     reply = api.entry({"type": "reveal", "cards": ["desert", "water"]}, mayor=True)
     assert reply.status_code == 201
@@ -68,6 +72,7 @@ def test_reveal_answers_the_entry_its_events_and_the_new_state(api: ApiClient) -
 
 
 def test_a_claim_from_the_players_phone_takes_the_blue_bonus(api: ApiClient, phone: ApiClient) -> None:
+    """A seated phone's village claim earns the blue bonus, shown in the state and standings."""
     start_game(api)
     api.entry({"type": "reveal", "cards": ["desert", "water"]}, mayor=True)
     assert phone.post("/api/seats/join", {"player": "David"}).json == {"game_id": 1, "seat": "David"}
@@ -86,6 +91,7 @@ def test_a_claim_from_the_players_phone_takes_the_blue_bonus(api: ApiClient, pho
 
 
 def test_a_whole_game_ends_with_standings_and_achievements(api: ApiClient) -> None:
+    """A solo game played through to end_game reports standings and an achievement."""
     start_game(api, ["Mary"])  # solo: 2 rounds; with 3+ blue cards won, solo_keep is refused
     _reveal_round(api)
     state = api.get("/api/state").json
@@ -110,6 +116,7 @@ def test_a_whole_game_ends_with_standings_and_achievements(api: ApiClient) -> No
 
 
 def test_undo_takes_back_the_last_entry(api: ApiClient) -> None:
+    """Undo logs an undone event for the last entry and restores the earlier state."""
     start_game(api)
     api.entry({"type": "reveal", "cards": ["desert", "water"]}, mayor=True)
     reply = api.entry({"type": "undo"}, mayor=True)
@@ -120,6 +127,7 @@ def test_undo_takes_back_the_last_entry(api: ApiClient) -> None:
 
 
 def test_log_since_gives_the_entries_after_a_seq(api: ApiClient) -> None:
+    """The log API returns only the entries after the given seq, or all of them."""
     start_game(api)
     api.entry({"type": "reveal", "cards": ["forest", "any"]}, mayor=True)
     doc = api.get("/api/log?since=1").json
@@ -130,6 +138,7 @@ def test_log_since_gives_the_entries_after_a_seq(api: ApiClient) -> None:
 
 
 def test_export_then_import_gives_the_same_game(api: ApiClient, web_services) -> None:
+    """An exported JSONL log imports as a new game with the same state."""
     start_game(api)
     api.entry({"type": "reveal", "cards": ["desert", "water"]}, mayor=True)
     api.entry({"type": "claim", "player": "Mary", "sight": "obelisk"}, mayor=True)
@@ -154,6 +163,7 @@ def test_export_then_import_gives_the_same_game(api: ApiClient, web_services) ->
 
 
 def test_a_second_new_game_starts_over_with_a_new_id(api: ApiClient) -> None:
+    """A second new_game starts game 2 at seq 1 with its own island and players."""
     start_game(api)
     reply = api.entry({"type": "new_game", "players": ["Ana", "Bo"], "island": "grande"}, mayor=True)
     assert reply.status_code == 201
@@ -162,6 +172,7 @@ def test_a_second_new_game_starts_over_with_a_new_id(api: ApiClient) -> None:
 
 
 def test_seats_list_who_holds_which(api: ApiClient, phone: ApiClient) -> None:
+    """The seats list shows which seats are taken and which is this phone's; leaving frees it."""
     start_game(api)
     phone.post("/api/seats/join", {"player": "Mary"})
     assert phone.get("/api/seats").json["seats"] == [
@@ -175,12 +186,14 @@ def test_seats_list_who_holds_which(api: ApiClient, phone: ApiClient) -> None:
 
 
 def test_expected_seq_lets_the_mayor_act_on_what_they_see(api: ApiClient) -> None:
+    """An X-Expect-Seq header equal to the current seq lets the entry through."""
     start_game(api)
     reply = api.entry({"type": "undo"}, mayor=True, headers={"X-Expect-Seq": "2"})
     assert reply.status_code == 201
 
 
 def test_openapi_describes_every_api_route(api: ApiClient, web_app) -> None:
+    """The OpenAPI document covers every API route and method, and every reference resolves."""
     doc = api.get("/api/openapi.json").json
     assert doc["openapi"].startswith("3.")
     for rule in web_app.url_map.iter_rules():
@@ -197,6 +210,7 @@ def test_openapi_describes_every_api_route(api: ApiClient, web_app) -> None:
 
 
 def test_reading_changes_nothing(api: ApiClient, web_services) -> None:
+    """The read-only API routes answer 200 and leave the log unchanged."""
     start_game(api)
     before = log_of(web_services)
     for path in ("/api/state", "/api/log", "/api/games", "/api/seats", "/api/session", "/api/camera"):

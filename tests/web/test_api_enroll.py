@@ -25,11 +25,13 @@ PHOTOS = 3  # photos of the card enrolled, each from a fresh laying
 
 @pytest.fixture
 def deck_dir(tmp_path: Path) -> Path:
+    """The deck folder under a temporary data folder."""
     return tmp_path / "data" / "deck"
 
 
 @pytest.fixture
 def woodcut_rig(web_services, deck_dir: Path) -> Iterator[Rig]:
+    """A rig over a woodcut virtual table whose enrolled deck lives in deck_dir."""
     table = WoodcutTable(random.Random(6), size=SMALL_FRAME, hand_reads=0, clear_reads=0)
     rig = build_rig("virtual", "mock", PinMap(), "en", web_services.table, rng=random.Random(4),
                     speaker=FakeSpeaker(), virtual=table, deck_dir=deck_dir)
@@ -45,15 +47,18 @@ def lay(api: ApiClient, rig: Rig, *cards: str) -> None:
 
 
 def delete(api: ApiClient, path: str, *, mayor: bool = True):
+    """Send a DELETE with the CSRF token, and the Mayor PIN unless told otherwise."""
     headers = {CSRF_HEADER: api.csrf, **({PIN_HEADER: PIN} if mayor else {})}
     return api.client.delete(path, headers=headers)
 
 
 def deck_files(folder: Path) -> dict[str, bytes]:
+    """Every file under the folder with its bytes, keyed by relative path."""
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def test_a_card_enrolled_through_the_api_is_named_by_the_scanner(api: ApiClient, woodcut_rig: Rig) -> None:
+    """Cards enrolled through the API are then named by the scanner and counted in progress."""
     lay(api, woodcut_rig, "desert")
     assert [r["card"] for r in api.get("/api/camera").json["last_reading"]] == [None]  # unknown art
     for n in range(1, PHOTOS + 1):
@@ -73,6 +78,7 @@ def test_a_card_enrolled_through_the_api_is_named_by_the_scanner(api: ApiClient,
 @pytest.mark.parametrize("cards, needle", [(["desert", "water"], "several cards"), ([], "no card")])
 def test_two_cards_or_none_are_refused_and_nothing_is_written(api: ApiClient, woodcut_rig: Rig, deck_dir: Path,
                                                               cards: list[str], needle: str) -> None:
+    """Enrolling with two cards or none in view is refused and writes nothing."""
     lay(api, woodcut_rig, "desert")
     assert api.post("/api/deck/enroll", {"card": "desert"}, mayor=True).status_code == 200
     before = deck_files(deck_dir)
@@ -90,6 +96,7 @@ def test_two_cards_or_none_are_refused_and_nothing_is_written(api: ApiClient, wo
 ])
 def test_bad_enroll_requests_are_refused(api: ApiClient, woodcut_rig: Rig, deck_dir: Path,
                                          body: dict, mayor: bool, status: int, needle: str) -> None:
+    """Bad card names, missing fields and non-Mayor requests are refused and write nothing."""
     lay(api, woodcut_rig, "desert")
     reply = api.post("/api/deck/enroll", body, mayor=mayor)
     assert reply.status_code == status and needle in reply.json["error"]
@@ -97,6 +104,7 @@ def test_bad_enroll_requests_are_refused(api: ApiClient, woodcut_rig: Rig, deck_
 
 
 def test_no_enrolling_while_a_game_is_under_way(api: ApiClient, woodcut_rig: Rig, deck_dir: Path) -> None:
+    """Enrolling is refused while a game is under way."""
     start_game(api)
     lay(api, woodcut_rig, "desert")
     reply = api.post("/api/deck/enroll", {"card": "desert"}, mayor=True)
@@ -105,6 +113,7 @@ def test_no_enrolling_while_a_game_is_under_way(api: ApiClient, woodcut_rig: Rig
 
 
 def test_forgetting_a_card_and_the_whole_deck(api: ApiClient, woodcut_rig: Rig, deck_dir: Path) -> None:
+    """One card's photos or the whole deck can be forgotten, by the Mayor only."""
     for card in ("desert", "water"):
         lay(api, woodcut_rig, card)
         assert api.post("/api/deck/enroll", {"card": card}, mayor=True).status_code == 200
@@ -121,6 +130,7 @@ def test_forgetting_a_card_and_the_whole_deck(api: ApiClient, woodcut_rig: Rig, 
 
 
 def test_without_a_camera_progress_shows_and_enrolling_is_503(api: ApiClient, web_services, deck_dir: Path) -> None:
+    """Without a camera enroll progress is readable but enrolling answers 503."""
     web_services.rig = build_rig("none", "mock", PinMap(), "en", web_services.table, speaker=FakeSpeaker(),
                                  deck_dir=deck_dir)
     assert api.get("/api/deck/enroll").json["next"] == "desert"

@@ -75,6 +75,7 @@ def test_a_refused_request_says_why_and_changes_nothing(
     api: ApiClient, web_services, method: str, path: str, body: Any, pin: bool,
     headers: dict[str, str], status: int, words: str,
 ) -> None:
+    """Each malformed or forbidden request gets the right status and a JSON reason; log unchanged."""
     start_game(api)
     before = log_of(web_services)
     if method == "GET":
@@ -91,6 +92,7 @@ def test_a_refused_request_says_why_and_changes_nothing(
 
 
 def test_an_oversized_body_is_refused(api: ApiClient, web_services) -> None:
+    """A body over the size limit is refused with 413 and changes nothing."""
     start_game(api)
     before = log_of(web_services)
     reply = api.post("/api/import", data="x" * (MAX_BODY_BYTES + 1), mayor=True)
@@ -99,6 +101,7 @@ def test_an_oversized_body_is_refused(api: ApiClient, web_services) -> None:
 
 
 def test_a_refused_import_names_the_line(api: ApiClient) -> None:
+    """A refused import names the bad line and creates no game."""
     text = ('{"type": "new_game", "players": ["A"]}\n{"type": "setup_card", "letters": "CEBAEDCDAB"}\n'
             '{"type": "claim", "player": "A", "village": "A"}\n')
     reply = api.post("/api/import", data=text, mayor=True)
@@ -107,6 +110,7 @@ def test_a_refused_import_names_the_line(api: ApiClient) -> None:
 
 
 def test_entries_before_any_game_are_refused(api: ApiClient, web_services) -> None:
+    """Entries before any new_game are refused and nothing is stored."""
     reply = api.entry({"type": "reveal", "cards": ["desert", "water"]}, mayor=True)
     assert reply.status_code == 400 and "new_game" in reply.json["error"]
     assert api.get("/api/log.jsonl").status_code == 404
@@ -114,5 +118,6 @@ def test_entries_before_any_game_are_refused(api: ApiClient, web_services) -> No
 
 
 def test_page_errors_stay_html_but_api_errors_are_json(api: ApiClient) -> None:
+    """Unknown pages give an HTML 404, unknown API paths a JSON one."""
     reply = api.get("/no-such-page")
     assert reply.status_code == 404 and not reply.is_json

@@ -25,6 +25,7 @@ JPEG_MAGIC = b"\xff\xd8"
 
 @pytest.fixture(scope="module")
 def reader():
+    """A card reader built once for the tests that need one."""
     from vision.reader import CardReader
 
     return CardReader()
@@ -32,6 +33,7 @@ def reader():
 
 @pytest.fixture
 def virtual_rig(web_services, reader) -> Iterator[Rig]:
+    """A rig over a virtual table with a mock GPIO and vision eyes, attached to the services."""
     from hardware.eyes import VisionEyes
 
     rig = build_rig("virtual", "mock", PinMap(), "en", web_services.table, rng=random.Random(4),
@@ -43,6 +45,7 @@ def virtual_rig(web_services, reader) -> Iterator[Rig]:
 
 @pytest.fixture
 def bare_rig(web_services) -> Iterator[Rig]:
+    """A rig without a camera, attached to the services."""
     rig = build_rig("none", "mock", PinMap(), "en", web_services.table, speaker=FakeSpeaker())
     web_services.rig = rig
     yield rig
@@ -59,6 +62,7 @@ def settle(rig: Rig, done) -> bool:
 
 
 def test_laid_cards_are_read_into_the_log(api: ApiClient, virtual_rig: Rig, web_services) -> None:
+    """Cards laid on the virtual table are read into a reveal; camera status and images follow."""
     start_game(api)
     table = web_services.table
     reply = api.post("/api/table/lay", {"cards": ["desert", "water"]}, mayor=True)
@@ -74,6 +78,7 @@ def test_laid_cards_are_read_into_the_log(api: ApiClient, virtual_rig: Rig, web_
 
 
 def test_the_on_screen_button_hold_undoes(api: ApiClient, virtual_rig: Rig, web_services) -> None:
+    """Holding the on-screen button undoes the last entry; an unknown action is refused."""
     start_game(api)
     api.entry({"type": "reveal", "cards": ["forest", "any"]}, mayor=True)
     reply = api.post("/api/button", {"action": "hold"}, mayor=True)
@@ -83,6 +88,7 @@ def test_the_on_screen_button_hold_undoes(api: ApiClient, virtual_rig: Rig, web_
 
 
 def test_confirm_with_nothing_pending_is_refused(api: ApiClient, virtual_rig: Rig, web_services) -> None:
+    """Confirming with no pending reading is refused, dismissing needs the Mayor; log unchanged."""
     start_game(api)
     before = log_of(web_services)
     reply = api.post("/api/scanner/confirm", mayor=True)
@@ -92,6 +98,7 @@ def test_confirm_with_nothing_pending_is_refused(api: ApiClient, virtual_rig: Ri
 
 
 def test_a_correction_is_a_contract_1_entry(api: ApiClient, virtual_rig: Rig, web_services) -> None:
+    """A scanner correction is logged as a contract 1 entry; an invalid one is refused."""
     start_game(api)
     reply = api.post("/api/scanner/correct", {"type": "reveal", "cards": ["mountain", "water"]}, mayor=True)
     assert reply.status_code == 201 and reply.json["events"][0]["type"] == "revealed"
@@ -100,12 +107,14 @@ def test_a_correction_is_a_contract_1_entry(api: ApiClient, virtual_rig: Rig, we
 
 
 def test_lay_next_puts_the_set_up_card_down_first(api: ApiClient, virtual_rig: Rig) -> None:
+    """Laying the next cards before set-up puts a set-up card on the virtual table first."""
     api.entry({"type": "new_game", "players": ["Mary"]}, mayor=True)
     reply = api.post("/api/table/lay_next", mayor=True)
     assert reply.status_code == 200 and reply.json["virtual_cards"][0].startswith("setup-")
 
 
 def test_the_mjpeg_preview_streams_jpeg_parts(api: ApiClient, virtual_rig: Rig) -> None:
+    """The camera preview is a multipart MJPEG stream of JPEG parts."""
     virtual_rig.scanner.step()
     response = api.get("/api/camera/stream.mjpg", buffered=False)
     assert response.mimetype == "multipart/x-mixed-replace"
@@ -116,6 +125,7 @@ def test_the_mjpeg_preview_streams_jpeg_parts(api: ApiClient, virtual_rig: Rig) 
 
 
 def test_without_a_camera_the_console_falls_back_to_tapping(api: ApiClient, bare_rig: Rig, web_services) -> None:
+    """Without a camera the status says none, laying and images are refused, taps still work."""
     start_game(api)
     status = api.get("/api/camera").json
     assert status["camera"] == "none" and status["scanner"] is None

@@ -127,6 +127,7 @@ def _claim(page: Any, button: str) -> None:
 
 
 def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
+    """A full game on the console and two phones: live reveals, claims, undo, catch-up, standings."""
     base, services = server
     pin = services.security.pin
     mayor = _start_on_the_console(browser, base, pin)
@@ -202,6 +203,7 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
 
 
 def test_a_solo_game_with_special_bonus_typed_set_up_and_solo_keep(server, browser) -> None:
+    """A Spanish solo game: special bonus, typed set-up, start village and solo keep."""
     base, services = server
     pin = services.security.pin
     mayor = phone_context(browser, base, "es-ES").new_page()
@@ -253,6 +255,7 @@ def camera_server(tmp_path) -> Iterator[tuple[str, Services]]:
 
 
 def test_the_console_reads_cards_from_the_virtual_camera(camera_server, browser) -> None:
+    """Cards laid on the virtual camera are read and revealed on the console with a crop image."""
     base, services = camera_server
     mayor = phone_context(browser, base).new_page()
     mayor.set_default_timeout(CAMERA_WAIT_MS)

@@ -24,6 +24,7 @@ def woodcut_server(tmp_path: Path) -> Iterator[tuple[str, Services]]:
 
 
 def test_the_console_enrolls_a_card_and_forgets_it(woodcut_server, browser) -> None:
+    """The console captures a card photo, refuses one while it still lies there, and forgets it."""
     base, services = woodcut_server
     pin = services.security.pin
     mayor = phone_context(browser, base).new_page()

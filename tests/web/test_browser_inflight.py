@@ -55,6 +55,7 @@ def _wait_held(page: Any, held: list[Any], count: int) -> None:
 
 @pytest.mark.parametrize("order", ["stream_first", "answer_only"])
 def test_a_pair_tapped_while_the_reveal_is_on_its_way_survives(server, browser, order) -> None:
+    """A pair picked while a reveal is in flight is kept and sent once, whichever reply comes first."""
     base, services = server
     pin = services.security.pin
     _start(base, pin)
@@ -93,6 +94,7 @@ def test_a_pair_tapped_while_the_reveal_is_on_its_way_survives(server, browser, 
 
 
 def test_a_pair_tapped_before_another_reveal_is_dropped(server, browser) -> None:
+    """A picked pair is dropped when another screen reveals first."""
     base, services = server
     pin = services.security.pin
     _start(base, pin)
@@ -107,6 +109,7 @@ def test_a_pair_tapped_before_another_reveal_is_dropped(server, browser) -> None
 
 
 def test_a_refused_reveal_stays_picked_and_a_stale_seq_from_claims_is_sent_again(server, browser) -> None:
+    """A console that missed a claim resends its reveal once and logs it without an error."""
     base, services = server
     pin = services.security.pin
     _start(base, pin)
@@ -125,6 +128,7 @@ def test_a_refused_reveal_stays_picked_and_a_stale_seq_from_claims_is_sent_again
 
 
 def test_a_claim_tapped_while_another_is_on_its_way_is_sent_once_each(server, browser) -> None:
+    """Two claims tapped while one is in flight are each sent once and both drawn circled."""
     base, services = server
     pin = services.security.pin
     _start(base, pin)

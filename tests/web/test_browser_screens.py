@@ -91,6 +91,7 @@ CONTRAST = """() => {
 def _finished_game(table: object) -> None:
     """Two rounds of ROUND with CLAIMS, then the end of the game."""
     def play(obj: dict) -> None:
+        """Submit one contract 1 entry to the table."""
         table.submit(parse_entry(obj))
 
     play({"type": "new_game", "players": PLAYERS})
@@ -113,6 +114,7 @@ def _audit(page: object, name: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
 def test_final_scores_on_a_phone_and_the_table_display(server, browser, lang) -> None:
+    """Final scores read right, with tie-breaks, on every screen and size, offline and audited."""
     base, services = server
     _finished_game(services.table)
     standings = {p.name: p for p in services.table.state.standings.players}

@@ -61,6 +61,7 @@ def _config(html: str) -> dict:
     ("de-DE,de;q=0.9", "en", "Tucana Companion"),
 ])
 def test_every_page_renders_in_the_browser_language(services, client, path, accept, lang, word) -> None:
+    """Each page is served in the language the browser asks for, in lang and in its words."""
     _start(services)
     response = client.get(path, headers={"Accept-Language": accept})
     assert response.status_code == 200
@@ -70,6 +71,7 @@ def test_every_page_renders_in_the_browser_language(services, client, path, acce
 
 
 def test_the_scripts_get_the_texts_of_the_page_language(services, client) -> None:
+    """The start-up JSON carries the texts of the page's language, the state and the seat."""
     _start(services)
     html = client.get("/play/1", headers={"Accept-Language": "es"}).get_data(as_text=True)
     config = _config(html)
@@ -80,6 +82,7 @@ def test_the_scripts_get_the_texts_of_the_page_language(services, client) -> Non
 
 
 def test_the_language_switch_is_a_cookie_that_beats_the_browser(client) -> None:
+    """The language link sets a cookie, redirects back, and the cookie beats Accept-Language."""
     response = client.get("/lang/fr?next=/table")
     assert response.status_code == 302
     assert response.headers["Location"].endswith("/table")
@@ -90,17 +93,20 @@ def test_the_language_switch_is_a_cookie_that_beats_the_browser(client) -> None:
 
 @pytest.mark.parametrize("target", ["//evil.example/x", "http://evil.example/", "javascript:alert(1)", "table"])
 def test_the_language_switch_only_goes_back_to_this_site(client, target) -> None:
+    """The language link refuses to redirect to another site and goes home instead."""
     response = client.get("/lang/es", query_string={"next": target})
     assert response.status_code == 302
     assert response.headers["Location"] in ("/", "http://localhost/")
 
 
 def test_an_unknown_language_changes_nothing(client) -> None:
+    """An unsupported language code sets no language cookie."""
     response = client.get("/lang/xx?next=/")
     assert "tucana_lang" not in response.headers.get("Set-Cookie", "")
 
 
 def test_the_seat_page_lists_the_players_escaped(services, client) -> None:
+    """Player names are HTML-escaped on the seat page while the JSON keeps the real name."""
     _start(services, players=("Mary", EVIL, "Zoë & Co"))
     html = client.get("/play").get_data(as_text=True)
     assert EVIL not in html  # neither in the buttons nor in the start-up JSON
@@ -111,6 +117,7 @@ def test_the_seat_page_lists_the_players_escaped(services, client) -> None:
 
 
 def test_the_phone_page_escapes_the_player_name(services, client) -> None:
+    """A hostile player name never reaches the phone page unescaped."""
     _start(services, players=(EVIL, "David"))
     html = client.get("/play/1").get_data(as_text=True)
     assert EVIL not in html
@@ -118,18 +125,21 @@ def test_the_phone_page_escapes_the_player_name(services, client) -> None:
 
 
 def test_the_seat_page_before_any_game_says_to_wait(client) -> None:
+    """With no game started the seat page shows the waiting notice and no seat buttons."""
     html = client.get("/play").get_data(as_text=True)
     assert 'id="no-game"' in html and "data-seat" not in html
 
 
 @pytest.mark.parametrize("seat", [0, 3, 99])
 def test_a_seat_that_does_not_exist_goes_back_to_seat_picking(services, client, seat) -> None:
+    """A phone page for a seat outside the game redirects to seat picking."""
     _start(services)
     response = client.get(f"/play/{seat}")
     assert response.status_code == 302 and response.headers["Location"].endswith("/play")
 
 
 def test_a_phone_page_knows_whether_this_phone_holds_the_seat(services, client) -> None:
+    """Only the phone that joined a seat sees it as its own, on the phone page and seat list."""
     _start(services)
     assert _config(client.get("/play/2").get_data(as_text=True))["is_mine"] is False
     token = client.get_cookie("tucana_csrf").value
@@ -143,6 +153,7 @@ def test_a_phone_page_knows_whether_this_phone_holds_the_seat(services, client) 
 
 
 def test_the_phone_page_draws_the_island_of_the_game(services, client) -> None:
+    """The phone page draws every hex and the ten villages of the chosen island."""
     _start(services, island="grande")
     html = client.get("/play/1").get_data(as_text=True)
     assert html.count('class="hex ') == 104
@@ -150,6 +161,7 @@ def test_the_phone_page_draws_the_island_of_the_game(services, client) -> None:
 
 
 def test_the_mayor_console_hides_the_pin_and_offers_the_set_up_cards(services, client) -> None:
+    """Without login the console hides the PIN but lists the 13 set-up cards and the card ids."""
     html = client.get("/mayor").get_data(as_text=True)
     config = _config(html)
     assert config["is_mayor"] is False and config["pin"] is None
@@ -161,6 +173,7 @@ def test_the_mayor_console_hides_the_pin_and_offers_the_set_up_cards(services, c
 
 
 def test_the_mayor_console_opens_with_the_mayor_cookie(services, client) -> None:
+    """After a PIN login the console knows the Mayor and shows the PIN to the Mayor only."""
     client.get("/mayor")
     token = client.get_cookie("tucana_csrf").value
     login = client.post("/api/mayor/login", json={"pin": services.security.pin},
@@ -172,6 +185,7 @@ def test_the_mayor_console_opens_with_the_mayor_cookie(services, client) -> None
 
 
 def test_every_api_path_the_scripts_call_exists(client) -> None:
+    """Every API address handed to the scripts is present and the readable ones answer 200."""
     urls = _config(client.get("/mayor").get_data(as_text=True))["api"]
     assert {"state", "stream", "events", "claim", "seats", "mayor_login", "export", "log"} <= set(urls)
     assert client.get(urls["state"]).status_code == 200
@@ -179,6 +193,7 @@ def test_every_api_path_the_scripts_call_exists(client) -> None:
 
 
 def test_the_table_display_shows_a_join_code_by_ip_address(services, client) -> None:
+    """Without a hotspot the table shows one QR code of the join link by IP address."""
     html = client.get("/table", base_url="http://192.168.4.1:8000").get_data(as_text=True)
     assert "http://192.168.4.1:8000/play" in html
     assert qr_svg("http://192.168.4.1:8000/play", "http://192.168.4.1:8000/play") in html
@@ -186,6 +201,7 @@ def test_the_table_display_shows_a_join_code_by_ip_address(services, client) -> 
 
 
 def test_the_table_display_shows_the_wifi_code_when_the_hotspot_is_on(services, client) -> None:
+    """With the hotspot on, the table display shows a Wi-Fi QR code and the network name."""
     services.settings = replace(Settings(), hotspot=Hotspot(enabled=True, ssid="Tucana", password="toucan123"))
     html = client.get("/table").get_data(as_text=True)
     assert qr_svg(wifi_text("Tucana", "toucan123"), "Tucana") in html
@@ -206,10 +222,12 @@ class _Request:
     ("10.42.0.1:8000", ["192.168.1.5"], "http://10.42.0.1:8000/play"),
 ])
 def test_the_join_url_uses_an_ip_address_phones_can_reach(host, addresses, expected) -> None:
+    """The join link swaps a name or loopback host for a LAN address phones can reach."""
     assert join_url(_Request(host), None, "/play", addresses) == expected
 
 
 def test_lan_address_prefers_a_private_address() -> None:
+    """A private LAN address is preferred over others, and no address gives None."""
     assert lan_address(["100.64.0.7", "192.168.4.1"]) == "192.168.4.1"
     assert lan_address([]) is None
 
@@ -220,10 +238,12 @@ def test_lan_address_prefers_a_private_address() -> None:
     ("Open", "", "WIFI:T:nopass;S:Open;;"),
 ])
 def test_the_wifi_payload_escapes_special_characters(ssid, password, text) -> None:
+    """The Wi-Fi QR payload backslash-escapes the characters the format reserves."""
     assert wifi_text(ssid, password) == text
 
 
 def test_no_wifi_code_without_a_hotspot() -> None:
+    """No Wi-Fi QR code is drawn when there is no hotspot or it is disabled."""
     assert wifi_qr_svg(None) is None
     assert wifi_qr_svg(Hotspot(enabled=False, ssid="Tucana", password="toucan123")) is None
 
@@ -233,6 +253,7 @@ def test_no_wifi_code_without_a_hotspot() -> None:
     (Island.GRANDE, 104, {"desert": 34, "forest": 29, "mountain": 24, "water": 17}, 3),
 ])
 def test_the_island_maps_match_the_facts_page(island, hexes, terrains, sights_each) -> None:
+    """Each island map has the hex, terrain, village and sight counts of the facts page."""
     tiles = MAPS[island]
     assert len(tiles) == hexes
     assert Counter(t.terrain for t in tiles) == terrains
@@ -242,6 +263,7 @@ def test_the_island_maps_match_the_facts_page(island, hexes, terrains, sights_ea
 
 
 def test_the_island_sketch_escapes_its_title() -> None:
+    """The island SVG escapes the title text it is given."""
     svg = island_svg(Island.PETIT, "<b>")
     assert "<title id=\"island-title\">&lt;b&gt;</title>" in svg
 
@@ -255,10 +277,12 @@ def test_the_island_sketch_escapes_its_title() -> None:
     (None, [], "ES", "es"),
 ])
 def test_pick_language(cookie, accepted, default, chosen) -> None:
+    """The language comes from the cookie, then Accept-Language, then the default."""
     assert i18n.pick_language(cookie, accepted, default) == chosen
 
 
 def test_the_three_catalogs_have_the_same_keys_and_placeholders() -> None:
+    """French and Spanish have exactly the English keys with the same placeholders."""
     english = i18n.catalog("en")
     for language in ("fr", "es"):
         other = i18n.catalog(language)
@@ -268,6 +292,7 @@ def test_the_three_catalogs_have_the_same_keys_and_placeholders() -> None:
 
 
 def test_every_text_the_pages_ask_for_exists() -> None:
+    """Every text key used by the templates and scripts exists in the English catalog."""
     sources = [*WEB.joinpath("templates").rglob("*.html"), *WEB.joinpath("static", "js").glob("*.js")]
     asked = set()
     for path in sources:
@@ -278,6 +303,7 @@ def test_every_text_the_pages_ask_for_exists() -> None:
 
 def test_translate_falls_back_to_english_then_to_the_key() -> None:
     # French puts a no-break space before "!": the mark never wraps alone onto the next line.
+    """A missing language falls back to English, a missing key to the key itself."""
     assert i18n.translate("fr", "announce.pair", a="Désert", b="Eau") == "Désert et Eau\u00a0!"
     assert i18n.translate("xx", "terrain.water") == "Water"
     assert i18n.translate("es", "no.such_key") == "no.such_key"
@@ -285,6 +311,7 @@ def test_translate_falls_back_to_english_then_to_the_key() -> None:
 
 
 def test_a_hotspot_name_is_escaped_on_the_table_display(services, client) -> None:
+    """A hotspot name with markup is escaped on the table display."""
     services.settings = replace(Settings(), hotspot=Hotspot(enabled=True, ssid="<b>Tuc</b>", password="toucan123"))
     html = client.get("/table").get_data(as_text=True)
     assert "<b>Tuc</b>" not in html
@@ -304,6 +331,7 @@ def _finish(services, *claims: dict) -> None:
 
 def test_a_finished_game_page_starts_from_the_engine_result(services, client) -> None:
     # Mary and David join A, B and C in the same turn: 39 + 12 bonus each, a shared 51 on Isla Petit.
+    """A finished game's page carries the engine's standings and the texts to word them."""
     _finish(services, *({"type": "claim", "player": p, "village": v} for v in "ABC" for p in ("Mary", "David")))
     config = _config(client.get("/play/1", headers={"Accept-Language": "fr"}).get_data(as_text=True))
     standings = config["state"]["standings"]
@@ -316,6 +344,7 @@ def test_a_finished_game_page_starts_from_the_engine_result(services, client) ->
 
 @pytest.mark.parametrize("path", ["/play/1", "/mayor", "/table"])
 def test_the_notice_of_each_live_page_can_be_put_away(services, client, path) -> None:
+    """Each live page has a hidden alert banner with its text and an OK button."""
     _start(services)
     html = client.get(path).get_data(as_text=True)
     banner = re.search(r'<div id="banner" class="banner[^"]*" role="alert" hidden>(.*?)</div>', html, re.S)
@@ -328,6 +357,7 @@ _SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
 
 def test_nothing_on_the_pages_comes_from_the_internet(services, client) -> None:
+    """No page, style, script or image loads anything from outside the Pi."""
     _start(services)
     for path in ("/", "/play", "/play/1", "/mayor", "/table"):
         html = client.get(path, base_url="http://192.168.4.1:8000").get_data(as_text=True)

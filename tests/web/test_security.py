@@ -28,6 +28,7 @@ def _playing(api: ApiClient) -> None:
 
 
 def test_wrong_pins_lock_an_address_out_for_a_while(api: ApiClient, web_services, clock: FakeClock) -> None:
+    """After too many wrong PINs even the right PIN waits out the lockout; nothing is logged."""
     start_game(api)
     before = log_of(web_services)
     wrong = {"X-Mayor-Pin": "111111"}
@@ -41,6 +42,7 @@ def test_wrong_pins_lock_an_address_out_for_a_while(api: ApiClient, web_services
 
 
 def test_the_right_pin_clears_earlier_mistakes(api: ApiClient) -> None:
+    """A right PIN resets the count of earlier wrong ones, and a wrong PIN is still refused."""
     start_game(api)
     for _ in range(PIN_FAILURES_MAX - 1):
         api.entry(REVEAL, headers={"X-Mayor-Pin": "111111"})
@@ -50,6 +52,7 @@ def test_the_right_pin_clears_earlier_mistakes(api: ApiClient) -> None:
 
 
 def test_mayor_login_sets_an_httponly_cookie_that_acts_as_the_pin(web_app, web_services) -> None:
+    """Mayor login sets an HttpOnly strict cookie that stands in for the PIN until logout."""
     console = ApiClient(web_app.test_client())
     assert console.get("/api/mayor").json == {"mayor": False}
     assert "pin" not in console.get("/api/session").json
@@ -67,6 +70,7 @@ def test_mayor_login_sets_an_httponly_cookie_that_acts_as_the_pin(web_app, web_s
 
 
 def test_a_forged_mayor_cookie_is_not_the_mayor(web_app) -> None:
+    """A made-up Mayor cookie gives no Mayor rights."""
     console = ApiClient(web_app.test_client())
     console.client.set_cookie("tucana_mayor", "0" * 64)
     assert console.get("/api/mayor").json == {"mayor": False}
@@ -74,6 +78,7 @@ def test_a_forged_mayor_cookie_is_not_the_mayor(web_app) -> None:
 
 
 def test_a_player_claims_for_their_own_seat_only(api: ApiClient, phone: ApiClient, web_services) -> None:
+    """A seated phone may claim only for its own player, never reveal or undo."""
     _playing(api)
     phone.post("/api/seats/join", {"player": "David"})
     before = log_of(web_services)
@@ -86,11 +91,13 @@ def test_a_player_claims_for_their_own_seat_only(api: ApiClient, phone: ApiClien
 
 
 def test_the_mayor_may_claim_for_anyone(api: ApiClient) -> None:
+    """The Mayor may enter a claim for any player."""
     _playing(api)
     assert api.entry({"type": "claim", "player": "David", "sight": "toucan"}, mayor=True).status_code == 201
 
 
 def test_a_taken_seat_needs_the_mayor_to_free_it(api: ApiClient, phone: ApiClient, other_phone: ApiClient) -> None:
+    """Another phone cannot take a held seat until the Mayor frees it."""
     start_game(api)
     assert phone.post("/api/seats/join", {"player": "David"}).status_code == 200
     assert phone.post("/api/seats/join", {"player": "David"}).status_code == 200  # same phone again
@@ -102,6 +109,7 @@ def test_a_taken_seat_needs_the_mayor_to_free_it(api: ApiClient, phone: ApiClien
 
 
 def test_moving_to_another_seat_frees_the_old_one(api: ApiClient, phone: ApiClient, other_phone: ApiClient) -> None:
+    """Joining a second seat releases the first one for other phones."""
     start_game(api)
     phone.post("/api/seats/join", {"player": "David"})
     phone.post("/api/seats/join", {"player": "Mary"})
@@ -110,6 +118,7 @@ def test_moving_to_another_seat_frees_the_old_one(api: ApiClient, phone: ApiClie
 
 
 def test_the_seat_cookie_is_httponly_and_strict(api: ApiClient, phone: ApiClient) -> None:
+    """The seat cookie is HttpOnly, SameSite=Strict and carries a 64-character token."""
     start_game(api)
     reply = phone.post("/api/seats/join", {"player": "David"})
     cookie = next(c for c in reply.headers.getlist("Set-Cookie") if c.startswith("tucana_seat="))
@@ -118,6 +127,7 @@ def test_the_seat_cookie_is_httponly_and_strict(api: ApiClient, phone: ApiClient
 
 
 def test_seats_belong_to_one_game(api: ApiClient, phone: ApiClient) -> None:
+    """A seat held in one game gives no rights in the next game, even with the same names."""
     _playing(api)
     phone.post("/api/seats/join", {"player": "David"})
     start_game(api)  # a new game with the same names
@@ -127,6 +137,7 @@ def test_seats_belong_to_one_game(api: ApiClient, phone: ApiClient) -> None:
 
 
 def test_seats_survive_a_restart(tmp_path: Path) -> None:
+    """Seat tokens are kept on disk as hashes only, per game, across a restart."""
     book = SeatBook(tmp_path / "seats.json")
     token = book.join(1, "David", None)
     again = SeatBook(tmp_path / "seats.json")
@@ -150,12 +161,14 @@ def test_seats_survive_a_restart(tmp_path: Path) -> None:
     ],
 )
 def test_csrf_rules(cookies: dict, headers: dict, refused: str | None) -> None:
+    """A POST needs a matching CSRF token and same origin when cookies are sent; GET never does."""
     reason = csrf_refusal("POST", cookies, headers, "pi.local:8000")
     assert (reason is None) if refused is None else (refused in reason)
     assert csrf_refusal("GET", cookies, headers, "pi.local:8000") is None
 
 
 def test_a_cookie_carrying_post_without_the_token_is_refused(api: ApiClient, phone: ApiClient, web_services) -> None:
+    """A POST with cookies but no token, or from another origin, is refused and logs nothing."""
     _playing(api)
     phone.post("/api/seats/join", {"player": "David"})
     before = log_of(web_services)
@@ -171,12 +184,14 @@ def test_a_cookie_carrying_post_without_the_token_is_refused(api: ApiClient, pho
 
 
 def test_a_script_without_cookies_needs_only_the_pin(web_app, web_services) -> None:
+    """A client sending no cookies needs only the Mayor PIN header, no CSRF token."""
     bare = web_app.test_client(use_cookies=False)
     reply = bare.post("/api/events", json={"type": "new_game", "players": ["A"]}, headers={"X-Mayor-Pin": PIN})
     assert reply.status_code == 201
 
 
 def test_every_response_hands_out_a_csrf_cookie_once(web_app) -> None:
+    """The first response sets a script-readable strict CSRF cookie; later ones do not repeat it."""
     client = web_app.test_client()
     first = client.get("/healthz")
     cookie = next(c for c in first.headers.getlist("Set-Cookie") if c.startswith("tucana_csrf="))
@@ -187,6 +202,7 @@ def test_every_response_hands_out_a_csrf_cookie_once(web_app) -> None:
 
 
 def test_the_pin_is_made_once_per_data_folder_and_kept_private(tmp_path: Path) -> None:
+    """The PIN is six digits, kept in a 0600 file, reused, and remade if the file is damaged."""
     first = Security.in_folder(tmp_path)
     assert len(first.pin) == 6 and first.pin.isdigit()
     mode = stat.S_IMODE(os.stat(tmp_path / SECRETS_FILE).st_mode)
@@ -199,5 +215,6 @@ def test_the_pin_is_made_once_per_data_folder_and_kept_private(tmp_path: Path) -
 
 
 def test_a_pin_must_be_six_digits() -> None:
+    """A PIN that is not six digits is refused."""
     with pytest.raises(ValueError, match="6 digits"):
         Security("1234", b"x" * 32, SeatBook())

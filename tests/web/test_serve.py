@@ -51,6 +51,7 @@ def _get(url: str) -> tuple[int, dict]:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """A running tucana serve process on a free port, killed after the test."""
     port = _free_port()
     proc = _serve(tmp_path, "--host", "127.0.0.1", "--port", str(port), "--data", str(tmp_path / "data"),
                   "--camera", "none", "--gpio", "mock", "--language", "fr")
@@ -75,6 +76,7 @@ def _wait_healthy(proc: subprocess.Popen[str], port: int) -> dict:
 
 
 def test_serve_answers_healthz_and_stops_on_sigterm(served, tmp_path: Path) -> None:
+    """Serve answers healthz and OpenAPI, prints URL and PIN, and exits 0 on SIGTERM."""
     proc, port = served
     assert _wait_healthy(proc, port) == {"ok": True, "game_id": None, "seq": 0}
     status, doc = _get(f"http://127.0.0.1:{port}/api/openapi.json")
@@ -100,6 +102,7 @@ def _read_until(sock: socket.socket, marker: bytes, deadline: float) -> bytes:
 
 
 def test_the_production_server_streams_without_buffering(served, tmp_path: Path) -> None:
+    """The production server delivers streamed events without buffering them."""
     proc, port = served
     _wait_healthy(proc, port)
     pin = json.loads((tmp_path / "data" / "web-secrets.json").read_text())["pin"]
@@ -123,6 +126,7 @@ def test_the_production_server_streams_without_buffering(served, tmp_path: Path)
 
 
 def test_a_busy_port_is_a_clear_message(tmp_path: Path) -> None:
+    """A port already in use gives a clear message naming it, without a traceback."""
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
@@ -147,6 +151,7 @@ def test_a_busy_port_is_a_clear_message(tmp_path: Path) -> None:
     ],
 )
 def test_bad_flags_are_refused_with_exit_2(tmp_path: Path, flags: list[str], words: str) -> None:
+    """Invalid serve flags exit with the refused code and a clear message."""
     proc = _serve(tmp_path, "--data", str(tmp_path / "data"), *flags)
     out, err = proc.communicate(timeout=START_S)
     assert proc.returncode == EXIT_REFUSED, err

@@ -41,6 +41,7 @@ def write(path: Path, text: str) -> Path:
 
 
 def test_no_file_gives_the_defaults(home: Path) -> None:
+    """Without any configuration file every setting takes its built-in default."""
     loaded = load_settings(environ={"HOME": str(home)})
     assert loaded == Settings(data_dir=home / ".local" / "share" / "tucana")
     assert (loaded.host, loaded.port, loaded.camera, loaded.gpio) == ("0.0.0.0", 8000, "auto", "auto")
@@ -50,22 +51,26 @@ def test_no_file_gives_the_defaults(home: Path) -> None:
 
 
 def test_xdg_data_home_sets_the_data_folder(home: Path, tmp_path: Path) -> None:
+    """The data folder follows an absolute XDG_DATA_HOME."""
     loaded = load_settings(environ={"HOME": str(home), "XDG_DATA_HOME": str(tmp_path / "xdg")})
     assert loaded.data_dir == tmp_path / "xdg" / "tucana"
 
 
 def test_relative_xdg_data_home_is_ignored(home: Path) -> None:
+    """A relative XDG_DATA_HOME is ignored in favour of ~/.local/share."""
     loaded = load_settings(environ={"HOME": str(home), "XDG_DATA_HOME": "relative/dir"})
     assert loaded.data_dir == home / ".local" / "share" / "tucana"
 
 
 def test_documented_default_file_equals_the_built_in_defaults(home: Path) -> None:
+    """The shipped example configuration loads to exactly the built-in defaults."""
     env = {"HOME": str(home)}
     from_file = load_settings(DEFAULT_FILE, environ=env)
     assert from_file == Settings(data_dir=home / ".local/share/tucana", source=DEFAULT_FILE)
 
 
 def test_documented_default_file_shows_every_key() -> None:
+    """The shipped example configuration mentions every setting and every pin and hotspot key."""
     text = DEFAULT_FILE.read_text(encoding="utf-8")
     table = tomllib.loads(text)
     for key in ("host", "port", "camera", "gpio", "language", "speech"):
@@ -76,6 +81,7 @@ def test_documented_default_file_shows_every_key() -> None:
 
 
 def test_search_order_env_then_system_then_user(home: Path, tmp_path: Path) -> None:
+    """TUCANA_CONFIG beats the system file, which beats the user's file."""
     user = write(home / ".config" / "tucana" / "tucana.toml", "port = 8003\n")
     env = {"HOME": str(home)}
     assert load_settings(environ=env).port == 8003
@@ -88,12 +94,14 @@ def test_search_order_env_then_system_then_user(home: Path, tmp_path: Path) -> N
 
 
 def test_xdg_config_home_replaces_dot_config(home: Path, tmp_path: Path) -> None:
+    """The user's file is looked for under XDG_CONFIG_HOME when it is set."""
     write(tmp_path / "cfg" / "tucana" / "tucana.toml", 'language = "es"\n')
     env = {"HOME": str(home), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
     assert load_settings(environ=env).language == "es"
 
 
 def test_explicit_path_beats_the_environment(home: Path, tmp_path: Path) -> None:
+    """A path given as an argument beats TUCANA_CONFIG."""
     named = write(tmp_path / "a.toml", "port = 8001\n")
     explicit = write(tmp_path / "b.toml", "port = 8009\n")
     env = {"HOME": str(home), "TUCANA_CONFIG": str(named)}
@@ -102,6 +110,7 @@ def test_explicit_path_beats_the_environment(home: Path, tmp_path: Path) -> None
 
 @pytest.mark.parametrize("how", ["argument", "environment"])
 def test_a_named_file_that_is_missing_is_an_error(home: Path, tmp_path: Path, how: str) -> None:
+    """A named configuration file that does not exist raises ConfigError naming it."""
     missing = tmp_path / "nope.toml"
     with pytest.raises(ConfigError, match="nope.toml: configuration file not found"):
         if how == "argument":
@@ -111,6 +120,7 @@ def test_a_named_file_that_is_missing_is_an_error(home: Path, tmp_path: Path, ho
 
 
 def test_every_key_is_read(home: Path, tmp_path: Path) -> None:
+    """Every top-level, pin and hotspot key in a file is read into the settings."""
     path = write(
         tmp_path / "conf" / "t.toml",
         """
@@ -149,11 +159,13 @@ password = "correct horse"
 
 
 def test_partial_section_keeps_the_other_defaults(home: Path, tmp_path: Path) -> None:
+    """Setting one key of a section keeps the defaults of its other keys."""
     path = write(tmp_path / "t.toml", "[pins]\nbuzzer = 26\n")
     assert load_settings(path, environ={"HOME": str(home)}).pins == PinMap(buzzer=26)
 
 
 def test_tilde_data_dir_is_the_home_folder(home: Path, tmp_path: Path) -> None:
+    """A data_dir starting with ~ is expanded to the home folder."""
     path = write(tmp_path / "t.toml", 'data_dir = "~/tucana-games"\n')
     assert load_settings(path, environ={"HOME": str(home)}).data_dir == home / "tucana-games"
 
@@ -200,6 +212,7 @@ def test_tilde_data_dir_is_the_home_folder(home: Path, tmp_path: Path) -> None:
 def test_bad_files_are_refused_naming_the_key(
     home: Path, tmp_path: Path, text: str, message: str
 ) -> None:
+    """Each bad value raises ConfigError starting with the file path and naming the key."""
     path = write(tmp_path / "bad.toml", text)
     with pytest.raises(ConfigError, match=message) as caught:
         load_settings(path, environ={"HOME": str(home)})
@@ -207,6 +220,7 @@ def test_bad_files_are_refused_naming_the_key(
 
 
 def test_a_file_that_is_not_utf8_is_refused(home: Path, tmp_path: Path) -> None:
+    """A file that is not UTF-8 is refused as invalid TOML."""
     path = tmp_path / "latin1.toml"
     path.write_bytes('language = "fr" # été\n'.encode("latin-1"))
     with pytest.raises(ConfigError, match="not valid TOML"):
@@ -214,11 +228,13 @@ def test_a_file_that_is_not_utf8_is_refused(home: Path, tmp_path: Path) -> None:
 
 
 def test_a_folder_given_as_the_file_is_refused(home: Path, tmp_path: Path) -> None:
+    """A folder passed as the configuration file is refused as unreadable."""
     with pytest.raises(ConfigError, match="cannot read configuration file"):
         load_settings(tmp_path, environ={"HOME": str(home)})
 
 
 def test_flags_win_over_the_file(home: Path, tmp_path: Path) -> None:
+    """Command-line flags override file values, None keeps them, and the original is unchanged."""
     path = write(tmp_path / "t.toml", 'port = 80\nlanguage = "fr"\ncamera = "none"\n')
     loaded = load_settings(path, environ={"HOME": str(home)})
     flagged = loaded.with_overrides(
@@ -233,12 +249,14 @@ def test_flags_win_over_the_file(home: Path, tmp_path: Path) -> None:
 
 
 def test_flag_port_given_as_text_is_read() -> None:
+    """A port flag given as a string is converted to a number."""
     assert Settings().with_overrides(port="9001").port == 9001
 
 
 def test_relative_data_flag_starts_at_the_working_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A relative data folder flag is resolved against the working folder."""
     monkeypatch.chdir(tmp_path)
     assert Settings().with_overrides(data_dir="games").data_dir == tmp_path / "games"
 
@@ -255,6 +273,7 @@ def test_relative_data_flag_starts_at_the_working_folder(
     ],
 )
 def test_bad_flags_are_refused(flags: dict, message: str) -> None:
+    """Invalid flag values raise ConfigError with a clear message."""
     with pytest.raises(ConfigError, match=message):
         Settings().with_overrides(**flags)
 
@@ -269,11 +288,13 @@ def test_bad_flags_are_refused(flags: dict, message: str) -> None:
     ],
 )
 def test_resolved_makes_auto_concrete(camera: str, gpio: str, on_pi: bool, expected: tuple) -> None:
+    """Resolving turns auto camera and GPIO into concrete choices, depending on the Pi."""
     resolved = Settings().with_overrides(camera=camera, gpio=gpio).resolved(on_pi=on_pi)
     assert (resolved.camera, resolved.gpio) == expected
 
 
 def test_dump_reads_back_to_the_same_settings(home: Path, tmp_path: Path) -> None:
+    """Settings dumped to TOML load back equal, odd folder names included."""
     original = Settings(
         port=81,
         data_dir=tmp_path / 'odd "name"',
@@ -291,6 +312,7 @@ def test_dump_reads_back_to_the_same_settings(home: Path, tmp_path: Path) -> Non
 def test_command_line_check_prints_one_value_or_fails_with_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The settings command prints one value, exits 2 on an unknown key or a bad file."""
     good = write(tmp_path / "good.toml", '[hotspot]\nssid = "Table 4"\n')
     assert main(["--config", str(good), "--get", "hotspot.ssid"]) == 0
     assert capsys.readouterr().out == "Table 4\n"
@@ -314,6 +336,7 @@ def serve_args(*argv: str) -> argparse.Namespace:
 
 
 def test_serve_reads_the_config_flag_and_its_flags_win(tmp_path: Path) -> None:
+    """The serve command reads --config and its own flags override the file."""
     from web.commands import serve
 
     path = write(tmp_path / "t.toml", 'port = 8123\nlanguage = "es"\ncamera = "none"\n')
@@ -324,6 +347,7 @@ def test_serve_reads_the_config_flag_and_its_flags_win(tmp_path: Path) -> None:
 def test_serve_with_a_bad_config_exits_2_naming_the_key(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Serve with an invalid configuration exits 2 and names the bad key."""
     path = write(tmp_path / "t.toml", "[pins]\nbuzzer = 40\n")
     args = serve_args("--config", str(path))
     assert args.run(args) == 2

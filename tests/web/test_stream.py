@@ -32,6 +32,7 @@ class Message:
 
 
 def parse(block: str) -> Message:
+    """Parse one server-sent-event block into its event, id, data and comment."""
     event = id_ = data = comment = None
     for line in block.split("\n"):
         if line.startswith(":"):
@@ -65,6 +66,7 @@ class Reader:
         self.messages.put(None)  # the stream ended
 
     def next(self, *, skip_comments: bool = True) -> Message | None:
+        """The next message within WAIT_S, skipping keep-alive comments unless asked; None at the end."""
         deadline = time.monotonic() + WAIT_S
         while True:
             message = self.messages.get(timeout=max(0.01, deadline - time.monotonic()))
@@ -72,6 +74,7 @@ class Reader:
                 return message
 
     def until(self, event: str) -> Message:
+        """Read messages until one of the given event type, failing if the stream ends first."""
         while True:
             message = self.next()
             assert message is not None, f"the stream ended before a {event} message"
@@ -79,17 +82,20 @@ class Reader:
                 return message
 
     def ended(self) -> bool:
+        """Whether the reading thread has finished, waiting at most WAIT_S."""
         self._thread.join(WAIT_S)
         return not self._thread.is_alive()
 
 
 def open_stream(client: ApiClient, url: str = "/api/stream", **kwargs: Any) -> tuple[Any, Reader]:
+    """Open the event stream unbuffered and return the response and a reader over it."""
     response = client.get(url, buffered=False, **kwargs)
     assert response.status_code == 200, response.data
     return response, Reader(response.response)
 
 
 def test_headers_retry_and_hello(api: ApiClient) -> None:
+    """The stream has SSE headers, starts with a retry delay, then a hello with game and seq."""
     start_game(api)
     response, reader = open_stream(api)
     assert response.mimetype == "text/event-stream"
@@ -101,6 +107,7 @@ def test_headers_retry_and_hello(api: ApiClient) -> None:
 
 
 def test_an_accepted_entry_reaches_the_stream_with_its_seq(api: ApiClient, phone: ApiClient) -> None:
+    """An accepted entry is streamed with its seq as id, its events and the new state."""
     start_game(api)
     _, reader = open_stream(phone, "/api/stream?game_id=1")
     reader.until("hello")
@@ -114,6 +121,7 @@ def test_an_accepted_entry_reaches_the_stream_with_its_seq(api: ApiClient, phone
 
 
 def test_keepalive_comments_flow_while_nothing_happens(api: ApiClient) -> None:
+    """A quiet stream sends keep-alive comments."""
     _, reader = open_stream(api)
     reader.until("hello")
     comment = reader.next(skip_comments=False)
@@ -122,6 +130,7 @@ def test_keepalive_comments_flow_while_nothing_happens(api: ApiClient) -> None:
 
 @pytest.mark.parametrize("how", ["header", "query"])
 def test_catch_up_after_last_event_id(api: ApiClient, phone: ApiClient, how: str) -> None:
+    """Reconnecting with a last event id replays the missed entries, then the stream goes live."""
     start_game(api)
     api.entry(REVEAL, mayor=True)
     api.entry({"type": "claim", "player": "Mary", "village": "D"}, mayor=True)
@@ -141,6 +150,7 @@ def test_catch_up_after_last_event_id(api: ApiClient, phone: ApiClient, how: str
 
 
 def test_a_stream_from_another_game_is_reset(api: ApiClient, phone: ApiClient) -> None:
+    """A reconnect naming an older game gets a reset to the current game instead of entries."""
     start_game(api)
     start_game(api, ["Ana", "Bo"])  # game 2
     _, reader = open_stream(phone, "/api/stream?game_id=1", headers={"Last-Event-ID": "9"})
@@ -151,6 +161,7 @@ def test_a_stream_from_another_game_is_reset(api: ApiClient, phone: ApiClient) -
 
 
 def test_a_new_game_resets_open_streams(api: ApiClient, phone: ApiClient) -> None:
+    """A new game sends a reset to open streams, then entries of the new game follow."""
     start_game(api)
     _, reader = open_stream(phone, "/api/stream?game_id=1")
     reader.until("hello")
@@ -164,6 +175,7 @@ def test_a_new_game_resets_open_streams(api: ApiClient, phone: ApiClient) -> Non
 
 
 def test_an_import_resets_open_streams(api: ApiClient, phone: ApiClient) -> None:
+    """Importing a log sends a reset naming the imported game to open streams."""
     start_game(api)
     text = api.get("/api/log.jsonl").data.decode()
     _, reader = open_stream(phone, "/api/stream?game_id=1")
@@ -174,6 +186,7 @@ def test_an_import_resets_open_streams(api: ApiClient, phone: ApiClient) -> None
 
 
 def test_a_slow_phone_is_cut_off_and_catches_up_on_reconnect(web_services) -> None:
+    """A phone whose queue overflows has its stream ended rather than its queue grown."""
     table = web_services.table
     hub = StreamHub(table, keepalive_s=0.2, queue_max=4)
     from companion.moves import NewGame, SetupCard
@@ -202,6 +215,7 @@ def test_a_slow_phone_is_cut_off_and_catches_up_on_reconnect(web_services) -> No
 
 
 def test_streams_are_limited(web_services) -> None:
+    """The hub refuses streams beyond its maximum and accepts again once one closes."""
     hub = StreamHub(web_services.table, keepalive_s=0.2, max_streams=2)
     streams = [hub.stream(last_event_id=None, game_id=None) for _ in range(2)]
     with pytest.raises(TooManyStreams):
@@ -212,12 +226,14 @@ def test_streams_are_limited(web_services) -> None:
 
 
 def test_too_many_streams_is_a_503(api: ApiClient, web_services, monkeypatch) -> None:
+    """When no stream slot is free the API answers 503 naming the streams."""
     monkeypatch.setattr(web_services.hub, "_max_streams", 0)
     reply = api.get("/api/stream")
     assert reply.status_code == 503 and "streams" in reply.json["error"]
 
 
 def test_closing_the_hub_ends_every_stream(api: ApiClient, web_services) -> None:
+    """Closing the hub ends the open streams."""
     _, reader = open_stream(api)
     reader.until("hello")
     web_services.hub.close()
