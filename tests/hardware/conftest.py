@@ -23,6 +23,7 @@ class FakeClock:
         return self.now
 
     def sleep(self, seconds: float) -> None:
+        """Record the wait and move the clock on by it instead of sleeping."""
         self.slept.append(seconds)
         self.now += seconds
 

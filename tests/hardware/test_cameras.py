@@ -25,6 +25,7 @@ def _frame(value: int, size=(64, 48)) -> np.ndarray:
 
 
 def test_frame_replay_holds_each_frame_then_ends():
+    """Frame replay returns each frame for reads_per_frame reads, then None and finished."""
     replay = FrameReplay([_frame(1), _frame(2)], reads_per_frame=2)
     values = [int(replay.read()[0, 0, 0]) for _ in range(4)]
     assert values == [1, 1, 2, 2]
@@ -32,6 +33,7 @@ def test_frame_replay_holds_each_frame_then_ends():
 
 
 def test_folder_replay_in_natural_order_skips_unreadable_files(tmp_path):
+    """Folder replay reads images in natural number order and skips unreadable files as None."""
     for n in (10, 2, 1):
         cv2.imwrite(str(tmp_path / f"frame_{n}.png"), _frame(n))
     (tmp_path / "frame_5.png").write_bytes(b"not a png")
@@ -44,11 +46,13 @@ def test_folder_replay_in_natural_order_skips_unreadable_files(tmp_path):
 
 
 def test_folder_without_images_is_a_clear_error(tmp_path):
+    """A folder with no images raises ConfigError saying so."""
     with pytest.raises(ConfigError, match="holds no images"):
         FolderReplay(tmp_path)
 
 
 def test_video_replay(tmp_path):
+    """A recorded video is replayed frame by frame, with None after the last one."""
     path = tmp_path / "clip.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 15, (64, 48))
     for n in range(5):
@@ -63,6 +67,7 @@ def test_video_replay(tmp_path):
 
 
 def test_open_camera_from_spec(tmp_path):
+    """A camera spec opens the matching camera; none gives None and a bare virtual is refused."""
     cv2.imwrite(str(tmp_path / "a.png"), _frame(9))
     camera = open_camera(parse_camera_spec(f"folder:{tmp_path}"))
     assert isinstance(camera, CameraSource) and int(camera.read()[0, 0, 0]) == 9
@@ -73,6 +78,7 @@ def test_open_camera_from_spec(tmp_path):
 
 @pytest.mark.parametrize("bad", [np.zeros((4, 4), np.uint8), np.zeros((4, 4, 3), np.float32), None])
 def test_unreadable_frames_are_refused(bad):
+    """A grey, a float or a missing frame raises HardwareError."""
     with pytest.raises(HardwareError):
         check_frame(bad)
 
@@ -87,23 +93,28 @@ class Capture:
         self.released = False
 
     def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
+        """Whether the fake device opened."""
         return self.opened
 
     def set(self, prop: int, value: float) -> bool:
+        """Record a capture property."""
         self.props[prop] = value
         return True
 
     def read(self):
+        """A frame while good ones remain, then a failed grab."""
         if self.good > 0:
             self.good -= 1
             return True, _frame(7)
         return False, None
 
     def release(self) -> None:
+        """Note that the device was released."""
         self.released = True
 
 
 def test_usb_camera_keeps_one_frame_buffered_and_reports_unplugging():
+    """A USB camera buffers one frame, tolerates a few failed reads, then reports it is lost."""
     capture = Capture(good=2)
     camera = UsbCamera(0, capture=capture)
     assert capture.props[cv2.CAP_PROP_BUFFERSIZE] == 1
@@ -117,24 +128,29 @@ def test_usb_camera_keeps_one_frame_buffered_and_reports_unplugging():
 
 
 def test_usb_camera_that_does_not_open():
+    """A USB camera that fails to open raises HardwareError naming its spec."""
     with pytest.raises(HardwareError, match="usb:3"):
         UsbCamera(3, capture=Capture(good=0, opened=False))
 
 
 class Request:
+    """Stands in for a picamera2 capture request with a timestamp and a lores image."""
     def __init__(self, stamp: int, lores: np.ndarray, log: list) -> None:
         self.stamp, self.lores, self.log = stamp, lores, log
 
     def get_metadata(self) -> dict:
+        """Fixed sensor metadata with this request's timestamp."""
         return {"SensorTimestamp": self.stamp, "ExposureTime": 9000, "AnalogueGain": 1.5, "ColourGains": (1.8, 1.4)}
 
     def make_array(self, stream: str) -> np.ndarray:
+        """A blank main image or the lores image, by stream name."""
         if stream == "main":
             return np.zeros((86, 154, 3), np.uint8)  # "RGB888": BGR bytes, ready for OpenCV
         assert stream == "lores"
         return self.lores
 
     def release(self) -> None:
+        """Log that this request was handed back."""
         self.log.append(("release", self.stamp))
 
 
@@ -148,28 +164,36 @@ class Picamera2:
         self.controls: dict = {}
 
     def create_video_configuration(self, **config):
+        """Log the requested configuration and return it as is."""
         self.log.append(("config", config))
         return dict(config)
 
     def align_configuration(self, config) -> None:
+        """Leave the configuration as the test set it."""
         pass
 
     def configure(self, config) -> None:
+        """Keep the configuration the camera applied."""
         self.configured = config
 
     def start(self) -> None:
+        """Log that the camera started."""
         self.log.append(("start",))
 
     def capture_request(self) -> Request:
+        """The next queued request, oldest first."""
         return Request(self.stamps.pop(0), self.lores, self.log)
 
     def set_controls(self, controls: dict) -> None:
+        """Record the controls the camera set."""
         self.controls.update(controls)
 
     def stop(self) -> None:
+        """Log that the camera stopped."""
         self.log.append(("stop",))
 
     def close(self) -> None:
+        """Log that the camera closed."""
         self.log.append(("close",))
 
 
@@ -180,6 +204,7 @@ def _i420(width: int, height: int) -> np.ndarray:
 
 
 def test_picamera_drops_stale_frames_and_locks_exposure_once_settled():
+    """The Pi camera drops frames exposed before the read and locks exposure after settling."""
     stamps = [50, 80, 150, 200, 300]  # the first two were exposed before the read was asked (t=100)
     fake = Picamera2(stamps, _i420(64, 48))
     clock = iter([100, 190, 290])
@@ -204,6 +229,7 @@ def test_picamera_drops_stale_frames_and_locks_exposure_once_settled():
 
 
 def test_picamera_that_only_sends_old_frames_is_lost():
+    """A Pi camera that only delivers frames older than the read is reported lost."""
     fake = Picamera2([1] * 10, _i420(64, 48))
     camera = PiCamera(open_camera=lambda: fake, clock_ns=lambda: 100)
     with pytest.raises(HardwareError, match="old frames"):
@@ -211,17 +237,21 @@ def test_picamera_that_only_sends_old_frames_is_lost():
 
 
 def test_missing_picamera2_is_a_hardware_error():
+    """Without picamera2 installed, opening the Pi camera raises HardwareError naming it."""
     with pytest.raises(HardwareError, match="picamera2"):
         PiCamera()  # picamera2 is not installed off a Pi
 
 
 def test_lores_to_bgr_keeps_colour():
+    """Converting the I420 lores image to BGR keeps the colour."""
     bgr = lores_to_bgr(_i420(64, 48), (64, 48))
     assert np.allclose(bgr[10, 10], (30, 160, 220), atol=6)
 
 
 def test_camera_base_class_closes_once():
+    """A camera releases its device once, however often it is closed."""
     class Counting(Camera):
+        """A camera that counts how often its device is released."""
         releases = 0
 
         def _release(self) -> None:

@@ -31,10 +31,12 @@ from hardware.config import (
     ],
 )
 def test_camera_specs(text, spec):
+    """Each camera spec text parses to its kind and argument."""
     assert parse_camera_spec(text) == spec
 
 
 def test_folder_spec(tmp_path):
+    """A folder spec keeps its path and prints back as it was written."""
     spec = parse_camera_spec(f"folder:{tmp_path}")
     assert spec.kind is CameraKind.FOLDER and spec.path == tmp_path
     assert str(spec) == f"folder:{tmp_path}"
@@ -53,11 +55,13 @@ def test_folder_spec(tmp_path):
     ],
 )
 def test_bad_camera_specs(text, message):
+    """Malformed camera specs raise ConfigError with a clear message."""
     with pytest.raises(ConfigError, match=message):
         parse_camera_spec(text)
 
 
 def test_gpio_and_language():
+    """GPIO modes and languages parse case-insensitively; unknown ones raise ConfigError."""
     assert parse_gpio_mode("real") is GpioMode.REAL
     assert parse_language("FR") is Language.FR
     assert parse_language(Language.ES) is Language.ES
@@ -79,6 +83,7 @@ def test_gpio_and_language():
     ],
 )
 def test_pi_detection_reads_the_device_tree_model(tmp_path, content, expected):
+    """The Pi is detected from the device-tree model file; a missing or other model is not a Pi."""
     model = tmp_path / "model"
     if content is not None:
         model.write_bytes(content)
@@ -86,6 +91,7 @@ def test_pi_detection_reads_the_device_tree_model(tmp_path, content, expected):
 
 
 def test_the_defaults_follow_the_board():
+    """The default camera and GPIO mode depend on whether this is a Pi."""
     assert default_camera_spec(on_pi=True).kind is CameraKind.PICAMERA
     assert default_camera_spec(on_pi=False).kind is CameraKind.VIRTUAL
     assert default_gpio_mode(on_pi=False) is GpioMode.MOCK
@@ -101,9 +107,11 @@ def test_the_defaults_follow_the_board():
     ],
 )
 def test_auto_gpio_becomes_the_boards_pins_and_the_others_stay(mode, on_pi, expected):
+    """Auto GPIO becomes real pins on a Pi and mock elsewhere; explicit modes are kept."""
     assert concrete_gpio_mode(mode, on_pi=on_pi) is expected
 
 
 def test_parsed_gpio_mode_is_never_auto_and_prints_as_its_word():
+    """Parsing auto yields a concrete mode, and each mode prints as its TOML word."""
     assert parse_gpio_mode(" AUTO ") in (GpioMode.MOCK, GpioMode.REAL)  # decided by this machine's board
     assert [str(mode) for mode in GpioMode] == ["auto", "mock", "real"]  # the TOML file's words

@@ -32,6 +32,7 @@ def _see(desk, *cards):
 
 
 def test_setup_card_then_reveals_reach_the_log(desk, table):
+    """A set-up card and then two terrain cards reach the log, and the reveal is spoken."""
     _see(desk, "setup-01")
     _see(desk)
     _see(desk, "desert")
@@ -41,6 +42,7 @@ def test_setup_card_then_reveals_reach_the_log(desk, table):
 
 
 def test_misread_is_raised_to_the_mayor_not_applied(desk, table):
+    """A reveal the engine refuses is held for the Mayor with a blinking LED, never logged."""
     for _ in range(2):
         table.submit(Reveal((W, W)))
     desk.run_pending()
@@ -65,6 +67,7 @@ def _misread(desk, table) -> None:
 
 
 def test_the_mayor_corrects_a_misread(desk, table):
+    """The Mayor's correction of a misread is logged and clears the pending reading."""
     _misread(desk, table)
     future = desk.ask(Request.CORRECT, Reveal((D, F)))
     desk.run_pending()
@@ -74,6 +77,7 @@ def test_the_mayor_corrects_a_misread(desk, table):
 
 
 def test_a_refused_correction_keeps_the_reading_pending(desk, table):
+    """A correction the engine refuses raises RuleError and keeps the reading pending."""
     _misread(desk, table)
     future = desk.ask(Request.CORRECT, Reveal((W, D)))
     desk.run_pending()
@@ -83,6 +87,7 @@ def test_a_refused_correction_keeps_the_reading_pending(desk, table):
 
 
 def test_cards_laid_while_pending_are_read_once_the_mayor_decides(desk, table):
+    """Cards laid while a reading waits are read once the Mayor dismisses it."""
     for _ in range(2):
         table.submit(Reveal((W, W)))
     _see(desk, "water", "forest")
@@ -95,6 +100,7 @@ def test_cards_laid_while_pending_are_read_once_the_mayor_decides(desk, table):
 
 
 def test_hold_undoes_the_last_entry(desk, table):
+    """Holding the button undoes the last logged entry."""
     _see(desk, "desert", "forest")
     assert table.state.reveals == 1
     desk.post(Pressed(ButtonAction.HOLD))
@@ -104,6 +110,7 @@ def test_hold_undoes_the_last_entry(desk, table):
 
 
 def test_hold_drops_a_half_read_reveal_first(desk, table):
+    """Holding the button with one card read drops that card and undoes nothing."""
     _see(desk, "desert")
     desk.post(Pressed(ButtonAction.HOLD))
     desk.run_pending()
@@ -112,12 +119,14 @@ def test_hold_drops_a_half_read_reveal_first(desk, table):
 
 
 def test_press_on_a_real_camera_with_nothing_pending_changes_nothing(desk, table):
+    """A press with nothing pending changes nothing and says there is nothing to confirm."""
     desk.post(Pressed(ButtonAction.PRESS))
     desk.run_pending()
     assert len(table.game.entries) == 1 and desk.note == "nothing to confirm"
 
 
 def test_last_turn_and_round_end_buzz_and_speak(desk, table):
+    """The last turn and the round end each buzz and are spoken; the ready LED blinks meanwhile."""
     cards = ["desert"] * 8 + ["forest"] * 7 + ["mountain"] * 6 + ["water"] * 4 + ["any"]
     for turn in range(13):
         table.submit(Reveal((Terrain(cards[2 * turn]), Terrain(cards[2 * turn + 1]))))
@@ -134,6 +143,7 @@ def test_last_turn_and_round_end_buzz_and_speak(desk, table):
 
 
 def test_camera_lost_darkens_ready_and_the_game_goes_on_by_hand(desk, table):
+    """A lost camera turns the ready LED off; taps go on, and it lights again on return."""
     desk.post(CameraState(ok=False))
     desk.run_pending()
     assert desk.controls.lights[Light.READY] is LightMode.OFF
@@ -145,6 +155,7 @@ def test_camera_lost_darkens_ready_and_the_game_goes_on_by_hand(desk, table):
 
 
 def test_seen_led_follows_the_cards(desk):
+    """The seen LED blinks for one card, is on for two and off for none."""
     _see(desk, "desert")
     assert desk.controls.lights[Light.SEEN] is LightMode.BLINK  # half a reveal
     _see(desk, "desert", "forest")
@@ -154,6 +165,7 @@ def test_seen_led_follows_the_cards(desk):
 
 
 def test_console_without_virtual_table_refuses_to_lay(desk):
+    """Laying cards without a virtual table is refused."""
     future = desk.ask(Request.LAY, ["desert"])
     desk.run_pending()
     with pytest.raises(RuleError, match="no virtual table"):
@@ -161,6 +173,7 @@ def test_console_without_virtual_table_refuses_to_lay(desk):
 
 
 def test_worker_thread_handles_button_from_another_thread(desk, table):
+    """The desk's worker thread handles cards posted from another thread."""
     desk.start()
     try:
         desk.post(Seen(("forest", "water")))
@@ -172,6 +185,7 @@ def test_worker_thread_handles_button_from_another_thread(desk, table):
 
 
 def test_a_reveal_entered_on_the_console_settles_the_waiting_reading(desk, table):
+    """A reveal tapped on the console clears a waiting misread and the Mayor LED."""
     for _ in range(2):
         table.submit(Reveal((W, W)))
     _see(desk, "water", "forest")
@@ -183,6 +197,7 @@ def test_a_reveal_entered_on_the_console_settles_the_waiting_reading(desk, table
 
 
 def test_a_new_game_forgets_half_read_cards(desk, table):
+    """A new game drops a half-read reveal."""
     _see(desk, "desert")
     table.submit(NewGame(players=("Ann", "Bob")))
     desk.run_pending()

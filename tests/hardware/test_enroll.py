@@ -24,6 +24,7 @@ PHOTOS = 3  # photos enrolled per card, each from a fresh laying
 
 @pytest.fixture
 def rig(table, woodcut_table, tmp_path: Path) -> Rig:
+    """A rig over the woodcut virtual table with its deck folder in tmp_path, closed afterwards."""
     rig = build_rig("virtual", "mock", PinMap(), "en", table, rng=random.Random(3), speaker=FakeSpeaker(),
                     virtual=woodcut_table, deck_dir=tmp_path / "deck")
     yield rig
@@ -44,10 +45,12 @@ def readings(rig: Rig) -> tuple[str | None, ...]:
 
 
 def deck_files(folder: Path) -> dict[str, bytes]:
+    """Every file under the folder with its bytes, keyed by relative path."""
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def test_an_enrolled_card_is_read_by_the_scanner_and_the_rest_still_by_the_built_in_art(rig: Rig) -> None:
+    """Enrolled photos let the scanner name a card it could not read; others stay unread."""
     lay(rig, "desert")
     assert readings(rig) == (None,)  # woodcut art: the built-in deck refuses it
     assert rig.enrollment()["enrolled"] == {} and rig.enrollment()["next"] == "desert"
@@ -68,6 +71,7 @@ def test_an_enrolled_card_is_read_by_the_scanner_and_the_rest_still_by_the_built
 
 
 def test_a_frame_with_two_cards_none_or_a_hand_is_refused_and_nothing_is_written(rig: Rig, tmp_path: Path) -> None:
+    """Enrolling with two cards, none in view, or an unknown card id is refused, writing nothing."""
     deck = tmp_path / "deck"
     lay(rig, "forest")
     rig.enroll("forest")
@@ -86,6 +90,7 @@ def test_a_frame_with_two_cards_none_or_a_hand_is_refused_and_nothing_is_written
 
 
 def test_two_cards_apart_in_a_full_size_frame_are_refused(tmp_path: Path) -> None:
+    """Two cards lying apart in a full-size frame are refused and no deck folder is made."""
     from hardware.enroll import OwnerDeck
 
     table = WoodcutTable(random.Random(8), hand_reads=0, pool=1)  # 1280x720: the cards lie apart
@@ -97,6 +102,7 @@ def test_two_cards_apart_in_a_full_size_frame_are_refused(tmp_path: Path) -> Non
 
 
 def test_the_mayors_hand_over_the_card_is_refused(table, tmp_path: Path) -> None:
+    """A hand still over the card makes enrolling refuse, writing nothing."""
     hand_table = WoodcutTable(random.Random(2), size=SMALL_FRAME, hand_reads=2, clear_reads=0)
     rig = build_rig("virtual", "mock", PinMap(), "en", table, speaker=FakeSpeaker(), virtual=hand_table,
                     deck_dir=tmp_path / "deck")
@@ -109,6 +115,7 @@ def test_the_mayors_hand_over_the_card_is_refused(table, tmp_path: Path) -> None
 
 
 def test_a_second_tap_before_the_next_card_is_laid_is_refused(rig: Rig) -> None:
+    """Enrolling another card while the last one is still in view is refused."""
     lay(rig, "mountain")
     rig.enroll("mountain")
     with pytest.raises(ConflictError, match="still sees the card just enrolled as mountain"):
@@ -119,6 +126,7 @@ def test_a_second_tap_before_the_next_card_is_laid_is_refused(rig: Rig) -> None:
 
 
 def test_no_enrolling_during_a_game_nor_without_a_frame(rig: Rig, table) -> None:
+    """Enrolling is refused before any frame and while a game is under way."""
     with pytest.raises(HardwareError, match="no camera frame yet"):
         rig.enroll("desert")
     lay(rig, "desert")
@@ -129,6 +137,7 @@ def test_no_enrolling_during_a_game_nor_without_a_frame(rig: Rig, table) -> None
 
 
 def test_forgetting_a_card_puts_the_built_in_art_back(rig: Rig) -> None:
+    """Forgetting a card or the whole deck makes the scanner use the built-in art again."""
     lay(rig, "desert")
     rig.enroll("desert")
     lay(rig, "any")
@@ -145,6 +154,7 @@ def test_forgetting_a_card_puts_the_built_in_art_back(rig: Rig) -> None:
 
 
 def test_a_rig_without_a_deck_folder_or_camera_says_so(table, tmp_path: Path) -> None:
+    """Without a camera enrolling is refused; without a deck folder progress is refused too."""
     bare = build_rig("none", "mock", PinMap(), "en", table, speaker=FakeSpeaker(), deck_dir=tmp_path / "deck")
     with bare:
         assert bare.enrollment()["next"] == "desert"
@@ -156,6 +166,7 @@ def test_a_rig_without_a_deck_folder_or_camera_says_so(table, tmp_path: Path) ->
 
 
 def test_a_broken_deck_folder_falls_back_to_the_built_in_art(tmp_path: Path, woodcut_table) -> None:
+    """A damaged photo or manifest falls back to the built-in art and reports the problem."""
     from vision.store import enroll
 
     deck = tmp_path / "deck"
@@ -173,6 +184,7 @@ def test_a_broken_deck_folder_falls_back_to_the_built_in_art(tmp_path: Path, woo
 
 
 def test_a_frame_that_is_no_picture_is_refused(tmp_path: Path) -> None:
+    """A frame that is not a colour picture is refused and nothing is written."""
     from hardware.enroll import OwnerDeck
 
     owner = OwnerDeck(tmp_path / "deck")

@@ -21,12 +21,14 @@ FAST_BEEPS = {p: Beep(on_s=0.01, off_s=0.01, count=2) for p in BuzzPattern}
 
 @pytest.fixture
 def controls(clock):
+    """Mock GPIO controls with a short hold time and fast beeps, closed afterwards."""
     c = GpioControls(PINS, GpioMode.MOCK, hold_s=0.05, beeps=FAST_BEEPS, clock=clock)
     yield c
     c.close()
 
 
 def test_short_press_is_a_press_at_release(clock):
+    """A short press is reported once, at release."""
     controls = GpioControls(PINS, GpioMode.MOCK, hold_s=5.0, clock=clock)  # a hold cannot fire here
     try:
         actions: list[ButtonAction] = []
@@ -41,6 +43,7 @@ def test_short_press_is_a_press_at_release(clock):
 
 
 def test_hold_is_an_undo_and_its_release_is_not_a_press(controls):
+    """Holding the button reports a hold, and its release adds no press."""
     actions: list[ButtonAction] = []
     held = threading.Event()
     controls.on_button(lambda a: (actions.append(a), held.set()))
@@ -52,6 +55,7 @@ def test_hold_is_an_undo_and_its_release_is_not_a_press(controls):
 
 
 def test_contact_bounce_is_one_press(clock):
+    """Contact bounce within the debounce time counts as one press."""
     controls = GpioControls(PINS, GpioMode.MOCK, hold_s=5.0, clock=clock)
     try:
         actions: list[ButtonAction] = []
@@ -70,6 +74,7 @@ def test_contact_bounce_is_one_press(clock):
 
 
 def test_leds_follow_modes(controls):
+    """Each LED is on, off or blinking as its light mode says."""
     ready = controls.factory.pin(PINS.led_ready)
     mayor = controls.factory.pin(PINS.led_mayor)
     controls.light(Light.READY, LightMode.ON)
@@ -83,6 +88,7 @@ def test_leds_follow_modes(controls):
 
 
 def test_buzzer_pattern_drives_the_pin(controls):
+    """A buzzer pattern drives the pin through its beeps."""
     buzzer = controls.factory.pin(PINS.buzzer)
     buzzer.clear_states()
     controls.buzz(BuzzPattern.ROUND_END)
@@ -91,6 +97,7 @@ def test_buzzer_pattern_drives_the_pin(controls):
 
 
 def test_pins_must_differ():
+    """Two functions on the same pin raise ConfigError."""
     with pytest.raises(ConfigError):
         PinMap(button=5, led_ready=5)
 

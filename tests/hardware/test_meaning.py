@@ -28,6 +28,7 @@ D, F, M, W, A = Terrain.DESERT, Terrain.FOREST, Terrain.MOUNTAIN, Terrain.WATER,
     [("setup-01", "CEBAEDCDAB"), ("setup-13", "BACBDCEAED"), ("setup-14", None), ("setup-x", None), ("desert", None)],
 )
 def test_setup_card_letters(card, letters):
+    """Each set-up card id maps to its ten village letters."""
     assert setup_card_letters(card) == letters
 
 
@@ -35,15 +36,18 @@ def test_setup_card_letters(card, letters):
     ("card", "sight"), [("red-yeti", Sight.YETI), ("red-sea_monster", Sight.SEA_MONSTER), ("red-cat", None), ("yeti", None)]
 )
 def test_red_card_sight(card, sight):
+    """Each red card id maps to its sight."""
     assert red_card_sight(card) == sight
 
 
 @pytest.mark.parametrize(("card", "letter"), [("blue-A1", "A"), ("blue-E2", "E"), ("blue-", None), ("red-A1", None)])
 def test_blue_card_letter(card, letter):
+    """Each blue card id maps to its village-pair letter."""
     assert blue_card_letter(card) == letter
 
 
 def test_two_cards_in_one_frame_make_one_reveal(log):
+    """Two terrain cards seen together are submitted as one reveal."""
     sense = CardSense()
     state = log(players=["Mary", "David"]).setup().state
     reading = sense.see(("desert", "water"), state)
@@ -52,6 +56,7 @@ def test_two_cards_in_one_frame_make_one_reveal(log):
 
 
 def test_two_cards_one_after_the_other_make_one_reveal(log):
+    """A first card is held until a second appears, then both make one reveal."""
     sense = CardSense()
     state = log(players=["Mary"]).setup().state
     first = sense.see(("forest",), state)
@@ -71,6 +76,7 @@ def test_first_card_may_leave_before_the_second_is_shown(log):
 
 
 def test_a_counted_card_is_not_counted_again_while_it_stays(log):
+    """Cards that stay in view are not counted twice; only a newly laid card counts."""
     sense = CardSense()
     state = log(players=["Mary"]).setup().state
     assert sense.see(("desert", "water"), state).submit == [Reveal((D, W))]
@@ -84,12 +90,14 @@ def test_a_counted_card_is_not_counted_again_while_it_stays(log):
 
 
 def test_same_terrain_twice_in_one_frame_counts_twice(log):
+    """Two cards of the same terrain seen at once make a reveal of that pair."""
     sense = CardSense()
     state = log(players=["Mary"]).setup().state
     assert sense.see(("desert", "desert"), state).submit == [Reveal((D, D))]
 
 
 def test_a_card_that_left_counts_again_when_it_comes_back(log):
+    """A card removed from view and laid again counts as a new card."""
     sense = CardSense()
     state = log(players=["Mary"]).setup().state
     sense.see(("any", "any"), state)
@@ -98,6 +106,7 @@ def test_a_card_that_left_counts_again_when_it_comes_back(log):
 
 
 def test_reveal_the_deck_cannot_hold_is_pending_not_submitted(log):
+    """A reveal the deck can no longer hold is pending with a reason, not submitted."""
     game = log(players=["Mary"]).setup().reveal("water", "water").reveal("water", "water")
     sense = CardSense()
     reading = sense.see(("water", "desert"), game.state)
@@ -108,6 +117,7 @@ def test_reveal_the_deck_cannot_hold_is_pending_not_submitted(log):
 
 
 def test_setup_card_read_once_in_setup(log):
+    """A set-up card is submitted once during set-up and ignored after it is in."""
     sense = CardSense()
     state = log(players=["Mary", "David"]).state
     assert sense.see(("setup-07",), state).submit == [SetupCard("BDCAEBEDCA")]
@@ -117,6 +127,7 @@ def test_setup_card_read_once_in_setup(log):
 
 
 def test_red_bonus_waits_for_as_many_cards_as_players_need(log):
+    """Red bonus cards are submitted only once as many as the player count needs are seen."""
     state = log(players=list("ABCDE"), special_bonus=True).setup().state
     sense = CardSense()
     assert sense.see(("red-yeti",), state).submit == []
@@ -124,12 +135,14 @@ def test_red_bonus_waits_for_as_many_cards_as_players_need(log):
 
 
 def test_red_cards_without_the_variant_are_ignored(log):
+    """Red cards in a game without the special bonus are ignored with a note."""
     state = log(players=["Mary", "David"]).setup().state
     reading = CardSense().see(("red-yeti",), state)
     assert reading.submit == [] and "ignored" in reading.note
 
 
 def test_solo_keep_reads_two_blue_cards(log):
+    """At a solo round end two blue cards are submitted as the solo keep, in the order seen."""
     game = log(players=["Solo"]).setup().to_round_end()
     assert game.state.needs_solo_keep
     sense = CardSense()
@@ -139,11 +152,13 @@ def test_solo_keep_reads_two_blue_cards(log):
 
 def test_nothing_means_anything_without_a_game(log):
 
+    """With no game started no card means anything."""
     reading = CardSense().see(("desert", "water"), Game().state)
     assert reading.submit == [] and reading.pending is None
 
 
 def test_cards_held_while_the_mayor_decides_are_read_later(log):
+    """Cards seen while held for the Mayor are submitted on the next look without the hold."""
     state = log(players=["Mary"]).setup().state
     sense = CardSense()
     assert sense.see(("desert", "water"), state, hold_new=True).submit == []

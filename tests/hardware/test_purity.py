@@ -19,6 +19,7 @@ ADAPTERS = {"gpiozero": {"hardware/gpio.py"}, "picamera2": {"hardware/camera_pi.
 
 @pytest.mark.parametrize("package", PACKAGES)
 def test_only_the_adapters_import_gpiozero_and_picamera2(package):
+    """Only the adapter modules import gpiozero and picamera2."""
     found = package_imports(package)
     assert found, "no imports found: the test looked in the wrong place"
     stray = {(module, name) for module, name in found if name in ADAPTERS and module not in ADAPTERS[name]}
@@ -34,10 +35,12 @@ def test_the_adapters_are_where_the_check_looks():
 
 
 def test_hardware_never_imports_web():
+    """No hardware module imports web."""
     assert {(module, name) for module, name in package_imports("hardware") if name == "web"} == set()
 
 
 def test_building_the_rig_and_the_app_loads_neither():
+    """Importing the rig and the web app loads neither gpiozero, picamera2 nor libcamera."""
     code = (
         "import sys, hardware, hardware.rig, hardware.scanner, hardware.desk, hardware.camera;"
         "import web.app, web.api, web.hardware_api, web.pages, web.cli, web.rig;"

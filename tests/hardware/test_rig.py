@@ -47,6 +47,7 @@ def test_button_lays_next_cards_and_the_scanner_puts_them_in_the_log(table, smal
 
 
 def test_lay_exact_cards_from_the_console(table, small_table, reader):
+    """Cards laid from the console are read into the log; bad ids refused, hold undoes."""
     from hardware.eyes import VisionEyes
 
     table.submit(NewGame(players=("Mary",)))
@@ -69,6 +70,7 @@ def test_lay_exact_cards_from_the_console(table, small_table, reader):
 
 
 def test_no_camera_rig_has_no_scanner(table):
+    """A rig with no camera has no scanner, is ready for taps and refuses to lay cards."""
     rig = build_rig("none", "mock", PinMap(), "es", table, speaker=FakeSpeaker())
     rig.start()
     try:
@@ -82,6 +84,7 @@ def test_no_camera_rig_has_no_scanner(table):
 
 
 def test_bad_configuration_is_a_clear_error(table):
+    """Unknown camera, GPIO or language settings raise ConfigError naming the flag."""
     with pytest.raises(ConfigError, match="--camera"):
         build_rig("webcam", "mock", PinMap(), "en", table)
     with pytest.raises(ConfigError, match="--gpio"):

@@ -57,6 +57,7 @@ def _record(table_camera, lays, folder) -> None:
 def test_whole_scripted_round_of_replayed_frames_gives_exactly_the_expected_log(
     table, small_table, reader, clock, tmp_path
 ):
+    """A recorded scripted round replayed through the scanner logs exactly the expected entries."""
     lays, expected = _script(seed=11)
     _record(small_table, lays, tmp_path)
     table.submit(NewGame(players=("Mary", "David"), special_bonus=True))
@@ -85,6 +86,7 @@ def test_whole_scripted_round_of_replayed_frames_gives_exactly_the_expected_log(
 
 
 def test_misread_is_raised_to_the_mayor_instead_of_applied(table, small_table, reader, clock):
+    """A misread is held for the Mayor with the LED blinking and the correction is logged."""
     table.submit(NewGame(players=("Mary",)))
     for _ in range(2):
         table.submit(Reveal((Terrain.WATER, Terrain.WATER)))  # all four waters are out
@@ -121,22 +123,26 @@ class FlakyCamera:
         self.closed = False
 
     def read(self) -> np.ndarray:
+        """The next frame, or HardwareError on the reads chosen to fail."""
         self.reads += 1
         if self.reads in self.fail_reads:
             raise HardwareError("camera unplugged")
         return self.frames.read()
 
     def close(self) -> None:
+        """Note that the camera was closed."""
         self.closed = True
 
 
 def test_camera_drops_out_comes_back_and_the_game_goes_on_by_hand(table, small_table, reader, clock):
+    """A camera that drops out is reopened with backoff; cards on the mat are read once after."""
     table.submit(NewGame(players=("Mary",)))
     desk = Desk(table, GpioControls(PinMap(), GpioMode.MOCK), FakeSpeaker())
     opened: list[FlakyCamera] = []
     refuse_opening = {"until": 0.0}
 
     def open_camera() -> FlakyCamera:
+        """Refuse while the camera is away, otherwise open a new flaky camera."""
         if clock.now < refuse_opening["until"]:
             raise HardwareError("no camera at usb:0")
         opened.append(FlakyCamera(small_table, fail_reads=range(3, 4) if not opened else range(0)))
@@ -145,6 +151,7 @@ def test_camera_drops_out_comes_back_and_the_game_goes_on_by_hand(table, small_t
     scanner = Scanner(open_camera, VisionEyes(reader), desk.post, clock=clock, sleep=clock.sleep)
 
     def run(frames: int) -> None:
+        """Step the scanner and desk for the given frames at 15 frames a second."""
         for _ in range(frames):
             scanner.step()
             desk.run_pending()
@@ -179,9 +186,11 @@ def test_camera_drops_out_comes_back_and_the_game_goes_on_by_hand(table, small_t
 
 
 def test_lost_camera_is_reported_once_and_retried_with_growing_waits(clock):
+    """A camera that never opens is reported once and retried with doubling waits up to a cap."""
     posted = []
 
     def never() -> None:
+        """Fail to open, as an unplugged camera does."""
         raise HardwareError("no camera")
 
     scanner = Scanner(never, eyes=None, post=posted.append, clock=clock, sleep=clock.sleep,
@@ -207,6 +216,7 @@ def test_run_loop_paces_itself_at_the_target_rate(table, small_table, reader, cl
     frames = []
 
     def sleep(seconds: float) -> None:
+        """Advance the fake clock and stop the scanner after 20 frames."""
         clock.now += seconds
         frames.append(seconds)
         if len(frames) == 20:

@@ -21,27 +21,32 @@ WAIT_S = 30.0  # the longest a test waits for the speech thread: generous for a 
     [(Language.EN, "Desert and Water!"), (Language.FR, "Désert et Eau !"), (Language.ES, "¡Desierto y Agua!")],
 )
 def test_reveal_phrase_as_the_rulebook_says_it(language, text):
+    """The reveal is worded as the rulebook's announcement in each language."""
     assert reveal_phrase((D, W), language) == text
 
 
 @pytest.mark.parametrize("language", list(Language))
 def test_every_reminder_exists_in_every_language(language):
+    """The last-turn, round-end, Mayor and game-end phrases exist in each language."""
     for key in ("last_turn", "round_end"):
         assert "2" in phrase(key, language, round=2)
     assert phrase("mayor", language) and phrase("game_end", language)
 
 
 def test_espeak_command_picks_the_voice():
+    """The espeak-ng command picks the language's voice and never reads the text as an option."""
     assert espeak_command("Hola", Language.ES)[:3] == ["espeak-ng", "-v", "es"]
     assert espeak_command("-x", Language.FR)[-2:] == ["--", "-x"]  # text never read as an option
 
 
 def test_say_returns_at_once_while_a_phrase_is_being_spoken():
+    """say() never blocks; during speech only the newest three phrases wait, older ones drop."""
     release = threading.Event()
     started = threading.Event()
     commands: list[list[str]] = []
 
     def slow_runner(command: list[str]) -> None:
+        """Record the command and block until released, like a long phrase."""
         commands.append(command)
         started.set()
         release.wait(WAIT_S)
@@ -62,10 +67,12 @@ def test_say_returns_at_once_while_a_phrase_is_being_spoken():
 
 
 def test_stale_announcements_are_dropped():
+    """A phrase that waited longer than stale_s is dropped, not spoken late."""
     now = [0.0]
     gate, speaking = threading.Event(), threading.Event()
 
     def stuck_runner(command: list[str]) -> None:
+        """Signal that speech began and block until the gate opens."""
         speaking.set()
         gate.wait(WAIT_S)
 
@@ -87,6 +94,7 @@ def test_stale_announcements_are_dropped():
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (CI installs it)")
 @pytest.mark.parametrize("language", list(Language))
 def test_espeak_speaks_each_language_to_a_wav_file(tmp_path, language):
+    """espeak-ng speaks the reveal in each language to a WAV of plausible length, not silence."""
     wav = speak_to_wav(reveal_phrase((D, W), language), language, tmp_path / "say.wav")
     with wave.open(str(wav)) as audio:
         seconds = audio.getnframes() / audio.getframerate()

@@ -17,10 +17,12 @@ from tests.hardware.conftest import SMALL_FRAME
 
 @pytest.fixture(scope="module")
 def virtual() -> VirtualTable:
+    """A seeded virtual table at the small test frame size."""
     return VirtualTable(random.Random(9), size=SMALL_FRAME)
 
 
 def test_next_cards_follow_the_game(log, virtual):
+    """The next cards follow the phase: set-up card, red bonus per player count, then terrains."""
     assert virtual.next_cards(Game().state) == ()
     game = log(players=list("ABCDE"), special_bonus=True)
     (setup,) = virtual.next_cards(game.state)
@@ -34,6 +36,7 @@ def test_next_cards_follow_the_game(log, virtual):
 
 
 def test_reveals_come_from_the_cards_left_in_this_round(log, virtual):
+    """A round of virtual reveals uses only cards left in the deck and ends on the last turn."""
     game = log(players=["Mary"]).setup()
     drawn: Counter[str] = Counter()
     for _ in range(13):
@@ -45,6 +48,7 @@ def test_reveals_come_from_the_cards_left_in_this_round(log, virtual):
 
 
 def test_solo_keep_and_game_over(log, virtual):
+    """At a solo round end two different blue cards come; after the last round nothing."""
     game = log(players=["Solo"]).setup().to_round_end()
     blues = virtual.next_cards(game.state)
     assert len(blues) == 2 and len(set(blues)) == 2 and all(c.startswith("blue-") for c in blues)
@@ -53,6 +57,7 @@ def test_solo_keep_and_game_over(log, virtual):
 
 
 def test_laying_frames(virtual):
+    """Laying shows the hand for some frames; adding keeps cards, replacing picks them up first."""
     virtual.lay(["desert"])
     assert virtual.laying
     frames = [virtual.read() for _ in range(5)]
@@ -76,5 +81,6 @@ def _reads_until_laid(virtual) -> int:
 
 @pytest.mark.parametrize("cards", [["lava"], ["desert"] * 4])
 def test_bad_lays_are_refused(virtual, cards):
+    """Unknown card ids or too many cards raise ConfigError."""
     with pytest.raises(ConfigError):
         virtual.lay(cards)
