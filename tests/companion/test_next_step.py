@@ -27,6 +27,7 @@ D, F, M, W, A = Terrain.DESERT, Terrain.FOREST, Terrain.MOUNTAIN, Terrain.WATER,
 
 
 def test_deck_problem_uses_a_full_deck_when_a_round_starts(log):
+    """At the end of a round the reveal check uses the next round's full deck."""
     game = log(players=["Mary"]).setup().to_round_end()
     assert game.state.turn == 13
     assert game.state.deck_left[W] == 0
@@ -70,6 +71,7 @@ def _reveals_the_engine_takes(game: Game) -> set[tuple[Terrain, Terrain]]:
 
 
 def test_the_next_step_and_the_possible_reveals_are_what_the_engine_accepts():
+    """At every point of sample games the next step and possible reveals match the engine."""
     steps = set()
     for name, entries in _prefixes():
         game = Game.replay(entries)
@@ -98,4 +100,5 @@ def test_the_next_step_and_the_possible_reveals_are_what_the_engine_accepts():
     ],
 )
 def test_next_step(entries, step):
+    """Each kind of log leads to its next step, from no game to solo keep and end game."""
     assert Game.replay(entries).state.next_step is step

@@ -37,6 +37,7 @@ def _lines(text: str) -> list[dict]:
 
 
 def test_enroll_then_classify_round_trip(tmp_path: Path, photos, capsys) -> None:
+    """Photos enrolled with tucana cards are listed in the manifest and named by classify."""
     deck = tmp_path / "deck"
     assert main(["cards", "enroll", "--deck", str(deck), "--card", "desert",
                  str(photos["desert-1"]), str(photos["desert-2"])]) == 0
@@ -58,12 +59,14 @@ def test_enroll_then_classify_round_trip(tmp_path: Path, photos, capsys) -> None
 
 
 def test_built_in_deck_refuses_other_art(photos, capsys) -> None:
+    """The built-in deck finds the cards in a photo of other art but names none of them."""
     assert main(["cards", "classify", str(photos["pair"])]) == 0
     (line,) = _lines(capsys.readouterr().out)
     assert len(line["cards"]) >= 2 and all(c["card"] is None for c in line["cards"])
 
 
 def test_unreadable_image_exits_2_but_reads_the_others(photos, capsys) -> None:
+    """Classify reports unreadable or missing images, exits 2 and still prints the readable one."""
     code = main(["cards", "classify", str(photos["broken"]), str(photos["desert-1"]), "/no/such.png"])
     out, err = capsys.readouterr()
     assert code == EXIT_REFUSED
@@ -72,6 +75,7 @@ def test_unreadable_image_exits_2_but_reads_the_others(photos, capsys) -> None:
 
 
 def test_enroll_refuses_bad_input_and_keeps_what_it_had(tmp_path: Path, photos, capsys) -> None:
+    """Enroll refuses an unknown card or a broken image, exits 2 and keeps the photos it took."""
     deck = tmp_path / "deck"
     assert main(["cards", "enroll", "--deck", str(deck), "--card", "joker", str(photos["desert-1"])]) == EXIT_REFUSED
     assert not (deck / "manifest.json").exists()
@@ -85,17 +89,20 @@ def test_enroll_refuses_bad_input_and_keeps_what_it_had(tmp_path: Path, photos, 
 @pytest.mark.parametrize("manifest", ["{not json", '{"format": "other", "cards": {}}',
                                       '{"format": "tucana-deck", "version": 1, "cards": {"joker": []}}'])
 def test_broken_deck_folder_exits_2(tmp_path: Path, photos, capsys, manifest: str) -> None:
+    """A deck folder with an unreadable or invalid manifest exits 2 naming the manifest."""
     (tmp_path / "manifest.json").write_text(manifest)
     assert main(["cards", "classify", "--deck", str(tmp_path), str(photos["desert-1"])]) == EXIT_REFUSED
     assert "manifest" in capsys.readouterr().err
 
 
 def test_missing_deck_folder_exits_2(tmp_path: Path, photos, capsys) -> None:
+    """A deck folder that does not exist exits 2 saying it is not a deck folder."""
     assert main(["cards", "classify", "--deck", str(tmp_path / "nothing"), str(photos["desert-1"])]) == EXIT_REFUSED
     assert "not a deck folder" in capsys.readouterr().err
 
 
 def test_render_writes_the_printable_deck(tmp_path: Path, capsys) -> None:
+    """Render writes all 33 faces and the back at 63x88 mm and 300 dpi."""
     assert main(["cards", "render", str(tmp_path / "print")]) == 0
     files = sorted(p.name for p in (tmp_path / "print").iterdir())
     assert len(files) == 34 and "setup-13.png" in files and "back.png" in files

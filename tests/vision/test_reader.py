@@ -29,6 +29,7 @@ def _frame_at(face: np.ndarray, angle: float, seed: int = 0) -> tuple[np.ndarray
 
 @pytest.mark.parametrize("card", CARD_IDS)
 def test_every_card_is_named_upright_and_upside_down(reader: CardReader, faces, card: str) -> None:
+    """Each card is named confidently either way up, with its letters and its four corners."""
     for angle in (0.0, 180.0):
         image, corners = _frame_at(faces[card], angle)
         reading = reader.read(image)
@@ -44,6 +45,7 @@ def test_every_card_is_named_upright_and_upside_down(reader: CardReader, faces, 
 
 @pytest.mark.parametrize("card", ["setup-04", "blue-B1", "desert", "any"])
 def test_corners_start_at_the_cards_top_left(reader: CardReader, faces, card: str) -> None:
+    """The corners returned start at the card's own top-left corner at any rotation."""
     for angle in (0.0, 180.0, 75.0):
         image, corners = _frame_at(faces[card], angle)
         (got,) = reader.read(image).cards
@@ -51,6 +53,7 @@ def test_corners_start_at_the_cards_top_left(reader: CardReader, faces, card: st
 
 
 def test_set_up_cards_give_their_letters_from_the_red_letter(reader: CardReader, faces) -> None:
+    """Each of the 13 set-up cards reads as its own ten letters at different angles."""
     seen = {}
     for i, card in enumerate(SETUP_CARDS):
         image, _ = _frame_at(faces[card], 37.0 * i, seed=i)
@@ -61,6 +64,7 @@ def test_set_up_cards_give_their_letters_from_the_red_letter(reader: CardReader,
 
 
 def test_any_rotation_on_any_table(reader: CardReader, faces) -> None:
+    """Thirty random frames of two cards never misname a card and name nearly all of them."""
     rng = np.random.default_rng(1234)
     counts = {"right": 0, "wrong": 0, "refused": 0}
     for _ in range(30):
@@ -77,6 +81,7 @@ def test_any_rotation_on_any_table(reader: CardReader, faces) -> None:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_touching_cards_are_split(reader: CardReader, faces, seed: int) -> None:
+    """Two touching cards are split and both named."""
     rng = np.random.default_rng(500 + seed)
     ids = [CARD_IDS[int(i)] for i in rng.integers(0, len(CARD_IDS), 2)]
     frame = simulate_frame([faces[c] for c in ids], rng, EASY, labels=ids, touching=True)
@@ -85,6 +90,7 @@ def test_touching_cards_are_split(reader: CardReader, faces, seed: int) -> None:
 
 
 def test_two_of_the_same_terrain_are_two_cards(reader: CardReader, faces) -> None:
+    """Two cards of the same terrain are read as two cards."""
     frame = simulate_frame([faces["desert"], faces["desert"]], np.random.default_rng(8), EASY,
                            labels=["desert", "desert"], touching=False)
     assert reader.read(frame.image).named == ("desert", "desert")
@@ -92,6 +98,7 @@ def test_two_of_the_same_terrain_are_two_cards(reader: CardReader, faces) -> Non
 
 @pytest.mark.parametrize("kind", ["back", "foreign", "hand", "empty", "other style"])
 def test_what_is_not_our_card_is_never_named(reader: CardReader, faces, kind: str) -> None:
+    """Card backs, foreign cards, hands, other art and empty tables are never named as cards."""
     rng = np.random.default_rng(77)
     flagged = 0
     for _ in range(6):
@@ -115,6 +122,7 @@ def test_what_is_not_our_card_is_never_named(reader: CardReader, faces, kind: st
 
 
 def test_a_hand_over_a_card_makes_the_frame_unclean(reader: CardReader, faces) -> None:
+    """A hand over a card mostly marks the frame unclean and never yields another card."""
     rng = np.random.default_rng(31)
     unclean = 0
     for _ in range(6):
@@ -133,11 +141,13 @@ def test_a_hand_over_a_card_makes_the_frame_unclean(reader: CardReader, faces) -
     "not an array",
 ])
 def test_bad_frames_are_refused_with_a_clear_error(reader: CardReader, bad) -> None:
+    """Frames of the wrong shape, channels, type or size, or not arrays, raise ValueError."""
     with pytest.raises(ValueError):
         reader.read(bad)
 
 
 def test_reading_json_is_contract_two(reader: CardReader, faces) -> None:
+    """A card reading serialises to contract 2's card, confidence and four corners."""
     image, _ = _frame_at(faces["blue-C2"], 90.0)
     (card,) = reader.read(image).cards
     data = card.to_json()

@@ -23,6 +23,7 @@ def at(*placed: tuple[str | None, float]) -> FrameReading:
 
 
 def feed(voter: Voter, readings: list[FrameReading]) -> list:
+    """Feed every reading to the voter and return all the events it reported."""
     events = []
     for r in readings:
         events += voter.feed(r)
@@ -30,6 +31,7 @@ def feed(voter: Voter, readings: list[FrameReading]) -> list:
 
 
 def test_cards_appear_after_enough_clean_frames() -> None:
+    """Cards are reported after stable_frames clean frames, whatever order they are listed in."""
     voter = Voter(stable_frames=3)
     assert feed(voter, [frame("desert", "water")] * 2) == []
     assert voter.feed(frame("water", "desert")) == [CardAppeared("desert", 2), CardAppeared("water", 2)]
@@ -38,6 +40,7 @@ def test_cards_appear_after_enough_clean_frames() -> None:
 
 
 def test_one_bad_frame_changes_nothing() -> None:
+    """A single wrong frame between good ones changes nothing."""
     voter = Voter(stable_frames=3)
     feed(voter, [frame("desert", "water")] * 3)
     blips = [frame("desert", "forest"), frame(), frame("desert"), frame("any", "water")]
@@ -47,6 +50,7 @@ def test_one_bad_frame_changes_nothing() -> None:
 
 
 def test_a_hand_over_the_mat_is_skipped() -> None:
+    """Frames with a hand or an unread card are skipped and report nothing."""
     voter = Voter(stable_frames=3)
     feed(voter, [frame("blue-A1")] * 3)
     hand = [frame(clutter=True)] * 20 + [frame("blue-A1", None)] * 5 + [frame("red-yeti", clutter=True)] * 5
@@ -55,6 +59,7 @@ def test_a_hand_over_the_mat_is_skipped() -> None:
 
 
 def test_removal_and_swap_are_reported() -> None:
+    """Removed and swapped cards are reported once the change is stable."""
     voter = Voter(stable_frames=2)
     feed(voter, [frame("desert", "desert")] * 2)
     assert voter.cards == ("desert", "desert")
@@ -65,12 +70,14 @@ def test_removal_and_swap_are_reported() -> None:
 
 
 def test_unclean_frames_do_not_break_a_streak() -> None:
+    """Under the skip policy unclean frames do not break a streak of the same cards."""
     voter = Voter(stable_frames=3)
     readings = [frame("setup-04"), frame(clutter=True), frame("setup-04"), frame("setup-04", None), frame("setup-04")]
     assert feed(voter, readings) == [CardAppeared("setup-04", 4)]
 
 
 def test_reset_reports_the_table_again() -> None:
+    """After reset the cards in view are reported again."""
     voter = Voter(stable_frames=1)
     voter.feed(frame("forest"))
     voter.reset()
@@ -78,11 +85,13 @@ def test_reset_reports_the_table_again() -> None:
 
 
 def test_stable_frames_must_be_positive() -> None:
+    """A stable frame count below one raises ValueError."""
     with pytest.raises(ValueError):
         Voter(stable_frames=0)
 
 
 def test_restart_policy_starts_the_count_over_after_an_unclean_frame() -> None:
+    """Under the restart policy an unclean frame starts the count over."""
     voter = Voter(stable_frames=3, clutter=ClutterPolicy.RESTART)
     readings = [frame("setup-04"), frame(clutter=True), frame("setup-04"), frame("setup-04", None), frame("setup-04")]
     assert feed(voter, readings) == []  # the same frames settle under SKIP (test above)
@@ -91,6 +100,7 @@ def test_restart_policy_starts_the_count_over_after_an_unclean_frame() -> None:
 
 @pytest.mark.parametrize("policy", list(ClutterPolicy))
 def test_a_hand_or_one_bad_frame_never_triggers_under_either_policy(policy) -> None:
+    """Neither policy reports a change for a hand or one stray frame."""
     voter = Voter(stable_frames=3, clutter=policy)
     feed(voter, [frame("desert", "water")] * 3)
     noise = [frame(clutter=True)] * 10 + [frame("desert", None)] * 4 + [frame("forest")]
@@ -99,6 +109,7 @@ def test_a_hand_or_one_bad_frame_never_triggers_under_either_policy(policy) -> N
 
 
 def test_left_to_right_order_lists_cards_where_they_lie_but_agrees_on_the_multiset() -> None:
+    """Left-to-right order lists cards by position; moving the same cards reports nothing."""
     voter = Voter(stable_frames=3, order=CardOrder.LEFT_TO_RIGHT)
     readings = [at(("water", 300.0), ("desert", 10.0)), at(("desert", 12.0), ("water", 301.0)),
                 at(("water", 299.0), ("desert", 11.0))]
@@ -112,11 +123,13 @@ def test_left_to_right_order_lists_cards_where_they_lie_but_agrees_on_the_multis
 
 
 def test_left_to_right_orders_readings_by_outline_centre() -> None:
+    """Readings are ordered by the x of their outline's centre."""
     reading = at(("b", 200.0), (None, 100.0), ("a", 0.0))
     assert [r.card for r in left_to_right(reading.cards)] == ["a", None, "b"]
 
 
 def test_settled_needs_enough_clean_frames_showing_the_stable_cards() -> None:
+    """Settled needs stable_frames clean frames showing the stable cards; clutter unsettles."""
     voter = Voter(stable_frames=3, clutter=ClutterPolicy.RESTART)
     assert not voter.settled
     feed(voter, [frame()] * 2)
@@ -136,6 +149,7 @@ def test_settled_needs_enough_clean_frames_showing_the_stable_cards() -> None:
 
 
 def test_reset_unsettles() -> None:
+    """Reset clears the cards and unsettles the voter."""
     voter = Voter(stable_frames=1)
     voter.feed(frame("forest"))
     assert voter.settled
