@@ -44,6 +44,7 @@ def config_dir(tmp_path: Path) -> Path:
 
 
 def test_first_run_writes_the_pi_config(config_dir: Path) -> None:
+    """A first install writes a valid 0640 Pi config on port 80 with its comments kept."""
     done = install_config(config_dir)
     assert done.returncode == 0, done.stderr
     path = config_dir / "tucana.toml"
@@ -56,6 +57,7 @@ def test_first_run_writes_the_pi_config(config_dir: Path) -> None:
 
 
 def test_hotspot_password_is_generated_once_and_kept(config_dir: Path) -> None:
+    """The hotspot password is generated once and a re-run leaves the file unchanged."""
     assert install_config(config_dir, hotspot="on", ssid="Table Four").returncode == 0
     path = config_dir / "tucana.toml"
     first = load_settings(path).hotspot
@@ -69,6 +71,7 @@ def test_hotspot_password_is_generated_once_and_kept(config_dir: Path) -> None:
 
 
 def test_no_hotspot_turns_it_off_and_keeps_the_password(config_dir: Path) -> None:
+    """Turning the hotspot off keeps its password for next time."""
     install_config(config_dir, hotspot="on")
     password = load_settings(config_dir / "tucana.toml").hotspot.password
     assert install_config(config_dir, hotspot="off").returncode == 0
@@ -77,6 +80,7 @@ def test_no_hotspot_turns_it_off_and_keeps_the_password(config_dir: Path) -> Non
 
 
 def test_owner_edits_survive_and_port_flag_applies(config_dir: Path) -> None:
+    """A re-run keeps the owner's own edits and applies the port flag."""
     install_config(config_dir)
     path = config_dir / "tucana.toml"
     path.write_text(path.read_text().replace('language = "en"', 'language = "fr"'))
@@ -86,6 +90,7 @@ def test_owner_edits_survive_and_port_flag_applies(config_dir: Path) -> None:
 
 
 def test_a_broken_config_stops_the_install_naming_the_key(config_dir: Path) -> None:
+    """A config with a bad value stops the install with exit 1, naming the key."""
     install_config(config_dir)
     path = config_dir / "tucana.toml"
     path.write_text(path.read_text().replace('camera = "auto"', 'camera = "webcam"'))
@@ -105,6 +110,7 @@ def toml_set(path: Path, section: str, *pairs: str) -> None:
 
 
 def test_toml_set_edits_in_place_and_adds_what_is_missing(tmp_path: Path) -> None:
+    """toml_set replaces keys in place, adds missing ones and sections, never duplicates."""
     path = tmp_path / "t.toml"
     path.write_text('# top\nport = 8000  # comment\n# data_dir = "x"\n\n[pins]\nbutton = 17\n')
     toml_set(path, "", "port:int=80", 'data_dir=/srv/a "b"')

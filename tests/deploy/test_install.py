@@ -41,6 +41,7 @@ def written_file(out: str, path_end: str) -> str:
 
 
 def test_bookworm_takes_numpy_and_opencv_from_apt(shell: Shell, tmp_path: Path) -> None:
+    """On bookworm numpy and OpenCV come from apt, pinned by a constraint, and Flask from PyPI."""
     done = dry_install(shell, tmp_path, "bookworm")
     assert done.returncode == 0, done.stderr
     packages = apt_install_line(done.stdout)
@@ -54,6 +55,7 @@ def test_bookworm_takes_numpy_and_opencv_from_apt(shell: Shell, tmp_path: Path) 
 
 
 def test_trixie_takes_opencv_from_pypi(shell: Shell, tmp_path: Path) -> None:
+    """On trixie OpenCV comes from PyPI while numpy stays held to apt's version."""
     done = dry_install(shell, tmp_path, "trixie")
     assert done.returncode == 0, done.stderr
     packages = apt_install_line(done.stdout)
@@ -66,6 +68,7 @@ def test_trixie_takes_opencv_from_pypi(shell: Shell, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("codename", ["bookworm", "trixie"])
 def test_dry_run_shows_every_step(shell: Shell, tmp_path: Path, codename: str) -> None:
+    """A dry run prints the venv, pip, user, unit, service and config steps."""
     out = dry_install(shell, tmp_path, codename, "--keep-hostname").stdout
     prefix = tmp_path / "opt-tucana"
     venv = f"{prefix}/venv"
@@ -88,12 +91,14 @@ def test_dry_run_shows_every_step(shell: Shell, tmp_path: Path, codename: str) -
 
 
 def test_hostname_becomes_tucana(shell: Shell, tmp_path: Path) -> None:
+    """The install sets the hostname to tucana and restarts avahi."""
     out = dry_install(shell, tmp_path, "bookworm").stdout
     assert re.search(r"^\+ (hostnamectl set-hostname|raspi-config nonint do_hostname) tucana$", out, re.M)
     assert "+ systemctl restart avahi-daemon.service" in out
 
 
 def test_hotspot_is_set_up_with_a_hidden_password(shell: Shell, tmp_path: Path) -> None:
+    """The hotspot is set up as a WPA access point; its password is printed only in the summary."""
     out = dry_install(shell, tmp_path, "trixie", "--hotspot", "--ssid", "Isla Petit",
                       "--wifi-country", "FR").stdout
     assert "toml_set /etc/tucana/tucana.toml \\[hotspot\\] enabled=true ssid=Isla\\ Petit password=\\*\\*\\*\\*\\*\\*\\*\\*" in out
@@ -114,6 +119,7 @@ def test_hotspot_is_set_up_with_a_hidden_password(shell: Shell, tmp_path: Path) 
     [("bullseye", "unsupported OS release 'bullseye'"), ("", "unsupported OS release 'unknown'")],
 )
 def test_other_releases_are_refused(shell: Shell, tmp_path: Path, codename: str, message: str) -> None:
+    """Unsupported OS releases are refused before any apt-get step."""
     done = dry_install(shell, tmp_path, codename)
     assert done.returncode == 1
     assert message in done.stderr
@@ -130,6 +136,7 @@ def test_other_releases_are_refused(shell: Shell, tmp_path: Path, codename: str,
     ],
 )
 def test_bad_options_are_refused(shell: Shell, tmp_path: Path, flags: tuple, message: str) -> None:
+    """Invalid install options are refused with a clear message and change nothing."""
     done = shell.run("bash", str(INSTALL), "--dry-run", *flags)
     assert done.returncode == 1
     assert message in done.stderr
@@ -137,6 +144,7 @@ def test_bad_options_are_refused(shell: Shell, tmp_path: Path, flags: tuple, mes
 
 
 def test_a_real_run_needs_root(shell: Shell, tmp_path: Path) -> None:
+    """A real install run without root is refused with a sudo hint and changes nothing."""
     done = shell.run("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
                      "bash", str(INSTALL), "--os-release", str(os_release(tmp_path, "bookworm")))
     if "setpriv:" in done.stderr:
@@ -148,6 +156,7 @@ def test_a_real_run_needs_root(shell: Shell, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("purge", [False, True])
 def test_uninstall_keeps_games_unless_purged(shell: Shell, tmp_path: Path, purge: bool) -> None:
+    """Uninstall removes the service and program, and games and user only with --purge."""
     prefix = tmp_path / "opt-tucana"
     flags = ["--purge"] if purge else []
     done = shell.run("bash", str(INSTALL), "--dry-run", "--uninstall", "--prefix", str(prefix), *flags)
@@ -163,6 +172,7 @@ def test_uninstall_keeps_games_unless_purged(shell: Shell, tmp_path: Path, purge
 
 
 def test_print_unit_renders_the_prefix(tmp_path: Path, shell: Shell) -> None:
+    """The printed systemd unit uses the given prefix, not the default one."""
     done = shell.run("bash", str(INSTALL), "--print-unit", "--prefix", "/srv/tucana")
     assert done.returncode == 0
     assert "ExecStart=/srv/tucana/venv/bin/tucana serve" in done.stdout
@@ -170,6 +180,7 @@ def test_print_unit_renders_the_prefix(tmp_path: Path, shell: Shell) -> None:
 
 
 def test_hotspot_script_reads_the_config_and_masks_the_password(shell: Shell, tmp_path: Path) -> None:
+    """The hotspot script reads SSID and password from the config and never prints the password."""
     config = tmp_path / "tucana.toml"
     config.write_text('[hotspot]\nenabled = true\nssid = "Mesa 3"\npassword = "s3cret-passphrase"\n')
     done = shell.run("bash", str(HOTSPOT), "--dry-run", "--config", str(config), "setup")
@@ -188,6 +199,7 @@ def test_hotspot_script_reads_the_config_and_masks_the_password(shell: Shell, tm
     ],
 )
 def test_hotspot_on_and_off(shell: Shell, action: str, expected: list[str]) -> None:
+    """Hotspot on and off set autoconnect and bring the connection up or down."""
     done = shell.run("bash", str(HOTSPOT), "--dry-run", action)
     assert done.returncode == 0, done.stderr
     for text in expected:
@@ -196,6 +208,7 @@ def test_hotspot_on_and_off(shell: Shell, action: str, expected: list[str]) -> N
 
 
 def test_hotspot_refuses_a_short_password(shell: Shell, tmp_path: Path) -> None:
+    """The hotspot script refuses a password shorter than 8 characters."""
     config = tmp_path / "tucana.toml"
     config.write_text('[hotspot]\nssid = "Mesa"\npassword = "short"\n')
     done = shell.run("bash", str(HOTSPOT), "--dry-run", "--config", str(config), "setup")

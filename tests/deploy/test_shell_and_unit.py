@@ -42,12 +42,14 @@ def need(tool: str) -> str:
 
 
 def test_the_scripts_are_found() -> None:
+    """The shell scripts found for checking include the install, hotspot, lib and CI scripts."""
     names = {str(p.relative_to(REPO)) for p in shell_scripts()}
     assert {"deploy/install.sh", "deploy/hotspot.sh", "deploy/lib.sh", ".ci/run"} <= names
 
 
 @pytest.mark.parametrize("script", shell_scripts(), ids=lambda p: str(p.relative_to(REPO)))
 def test_shellcheck(script: Path) -> None:
+    """Each shell script passes shellcheck."""
     tool = need("shellcheck")
     done = subprocess.run(
         [tool, "--external-sources", "--source-path=SCRIPTDIR", "--source-path", str(REPO),
@@ -58,6 +60,7 @@ def test_shellcheck(script: Path) -> None:
 
 
 def test_shellcheck_catches_a_mistake(tmp_path: Path) -> None:
+    """shellcheck flags an unquoted variable, so a clean result means something."""
     tool = need("shellcheck")
     bad = tmp_path / "bad.sh"
     bad.write_text('#!/usr/bin/env bash\nrm -rf $1/*\n')
@@ -86,6 +89,7 @@ def analyze(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_unit_verifies_cleanly(tmp_path: Path) -> None:
+    """systemd-analyze verify reports nothing about the rendered unit."""
     unit = rendered_unit(tmp_path)
     done = analyze("verify", str(unit))
     assert done.returncode == 0, done.stderr
@@ -95,6 +99,7 @@ def test_unit_verifies_cleanly(tmp_path: Path) -> None:
 
 
 def test_verify_would_catch_a_broken_unit(tmp_path: Path) -> None:
+    """verify would report a misspelt key in the unit."""
     unit = rendered_unit(tmp_path)
     unit.write_text(unit.read_text().replace("Restart=on-failure", "Restart=on-failure\nRestrat=always"))
     done = analyze("verify", str(unit))
@@ -102,6 +107,7 @@ def test_verify_would_catch_a_broken_unit(tmp_path: Path) -> None:
 
 
 def test_the_installed_path_is_what_verify_misses_on_ci() -> None:
+    """The shipped unit fails verify only because its program is not installed here."""
     done = analyze("verify", str(UNIT))
     assert done.returncode != 0
     problems = [line for line in done.stderr.splitlines() if "tucana" in line]
@@ -111,6 +117,7 @@ def test_the_installed_path_is_what_verify_misses_on_ci() -> None:
 
 
 def test_unit_is_locked_down(tmp_path: Path) -> None:
+    """systemd-analyze security rates the unit's exposure at or below the agreed maximum."""
     done = analyze("security", "--offline=yes", str(rendered_unit(tmp_path)))
     assert done.returncode == 0, done.stderr
     level = re.search(r"Overall exposure level for tucana\.service: ([0-9.]+)", done.stdout)
@@ -129,6 +136,7 @@ def unit_settings() -> dict[str, list[str]]:
 
 
 def test_unit_runs_unprivileged_and_keeps_camera_and_pins() -> None:
+    """The unit runs as tucana with one capability and keeps camera, pins and netlink."""
     unit = unit_settings()
     assert unit["User"] == ["tucana"] and unit["Restart"] == ["on-failure"]
     assert unit["CapabilityBoundingSet"] == ["CAP_NET_BIND_SERVICE"]

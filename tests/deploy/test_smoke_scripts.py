@@ -31,6 +31,7 @@ def smoke(tmp_path: Path, script: str, *args: str, config: Path | None = None) -
 
 
 def test_camera_saves_a_still_and_prints_its_size(tmp_path: Path) -> None:
+    """The camera smoke script saves a 720p still of cards and prints the frame size."""
     done = smoke(tmp_path, "camera.py", "--camera", "virtual", "--seconds", "0.3", "--out", "s.png")
     assert done.returncode == 0, done.stderr
     assert "frames: 1280x720 BGR" in done.stdout
@@ -40,6 +41,7 @@ def test_camera_saves_a_still_and_prints_its_size(tmp_path: Path) -> None:
 
 
 def test_camera_reads_a_folder_of_frames(tmp_path: Path) -> None:
+    """The camera smoke script reads a folder of frames and saves a still."""
     frames = tmp_path / "frames"
     frames.mkdir()
     for i in range(3):
@@ -51,6 +53,7 @@ def test_camera_reads_a_folder_of_frames(tmp_path: Path) -> None:
 
 
 def test_camera_refuses_a_bad_spec_with_exit_2(tmp_path: Path) -> None:
+    """The camera smoke script exits 2 with a clear error for a bad camera spec."""
     done = smoke(tmp_path, "camera.py", "--camera", "webcam")
     assert done.returncode == 2
     assert "error:" in done.stderr and "webcam" in done.stderr
@@ -58,6 +61,7 @@ def test_camera_refuses_a_bad_spec_with_exit_2(tmp_path: Path) -> None:
 
 
 def test_controls_use_the_configured_pins(tmp_path: Path) -> None:
+    """The controls smoke script drives the pins from the config and reports press and hold."""
     config = tmp_path / "tucana.toml"
     config.write_text("[pins]\nbutton = 5\nled_ready = 6\nled_seen = 12\nled_mayor = 13\nbuzzer = 19\n")
     done = smoke(tmp_path, "controls.py", "--gpio", "mock", "--led-seconds", "0.05",
@@ -71,6 +75,7 @@ def test_controls_use_the_configured_pins(tmp_path: Path) -> None:
 
 
 def test_controls_refuse_a_bad_config(tmp_path: Path) -> None:
+    """The controls smoke script exits 2 naming a bad pin in the config."""
     config = tmp_path / "tucana.toml"
     config.write_text("[pins]\nbutton = 99\n")
     done = smoke(tmp_path, "controls.py", "--gpio", "mock", config=config)
@@ -79,6 +84,7 @@ def test_controls_refuse_a_bad_config(tmp_path: Path) -> None:
 
 
 def test_scan_names_the_cards_laid(tmp_path: Path) -> None:
+    """The scan smoke script names the cards the virtual camera shows."""
     done = smoke(tmp_path, "scan.py", "--camera", "virtual", "--seconds", "1.5", "--fps", "10")
     assert done.returncode == 0, done.stderr
     assert "desert(" in done.stdout and "water(" in done.stdout
@@ -87,6 +93,7 @@ def test_scan_names_the_cards_laid(tmp_path: Path) -> None:
 
 
 def test_scan_reads_against_an_enrolled_deck_as_serve_does(tmp_path: Path) -> None:
+    """The scan smoke script reads with an enrolled deck and exits 2 for a folder with no manifest."""
     import random
 
     from hardware.virtual_table import VirtualTable
