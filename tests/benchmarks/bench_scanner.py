@@ -47,6 +47,7 @@ class StopWatchTable(Camera):
         self.settled_at: float | None = None
 
     def read(self):
+        """The next frame, noting the time when the hand has just withdrawn from the laid cards."""
         laying = self.table.laying
         frame = self.table.read()
         if laying and not self.table.laying:
@@ -74,6 +75,7 @@ def latency_run(seed: int, reveals: int, data: Path) -> list[float]:
     accepted_at: list[float] = []
 
     def on_entry(a) -> None:
+        """Note the time a reveal was accepted and wake the waiting benchmark."""
         if isinstance(a.entry, Reveal):
             accepted_at.append(time.perf_counter())
             accepted.set()

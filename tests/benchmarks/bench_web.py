@@ -57,12 +57,14 @@ finally:
 
 
 def free_port() -> int:
+    """A TCP port free on the bench host."""
     with socket.socket() as sock:
         sock.bind((HOST, 0))
         return sock.getsockname()[1]
 
 
 def start_server(kind: str, port: int, data: Path, camera: str) -> subprocess.Popen[bytes]:
+    """Start the server with a known PIN and a fresh data folder; return it once healthy."""
     data.mkdir(parents=True, exist_ok=True)
     # A known PIN for the bench: the secrets file is what `tucana serve` reads on start.
     (data / "web-secrets.json").write_text(json.dumps({"pin": PIN, "secret": "ab" * 32}))
@@ -94,6 +96,7 @@ def start_server(kind: str, port: int, data: Path, camera: str) -> subprocess.Po
 
 
 def post(port: int, entry: dict) -> dict:
+    """POST one entry with the Mayor PIN and return the reply; exit if it is refused."""
     conn = http.client.HTTPConnection(HOST, port, timeout=DELIVERY_S)
     conn.request("POST", "/api/events", body=json.dumps(entry), headers={"X-Mayor-Pin": PIN})
     reply = conn.getresponse()
@@ -137,6 +140,7 @@ class Phones:
             self.buffers[sock] = tail
 
     def wait_for(self, done, what: str) -> None:
+        """Read the streams until done() holds, exiting if DELIVERY_S passes first."""
         deadline = time.monotonic() + DELIVERY_S
         while not done():
             if time.monotonic() > deadline:
@@ -153,6 +157,7 @@ class Phones:
         return time.perf_counter()
 
     def close(self) -> None:
+        """Close every phone's stream socket."""
         for sock in list(self.seen):
             self.selector.unregister(sock)
             sock.close()
@@ -169,6 +174,7 @@ def memory_kb(pid: int) -> tuple[int, int]:
 
 
 def one_run(kind: str, clients: int, camera: str) -> dict[str, float]:
+    """Play a two-round game to the phones and return delivery delays and server memory."""
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         server = start_server(kind, port, Path(tmp) / "data", camera)
@@ -204,6 +210,7 @@ def one_run(kind: str, clients: int, camera: str) -> dict[str, float]:
 
 
 def main() -> int:
+    """Run the benchmark several times, print each run and the medians; return the exit code."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--clients", type=int, default=50)

@@ -93,7 +93,7 @@ def test_scan_names_the_cards_laid(tmp_path: Path) -> None:
 
 
 def test_scan_reads_against_an_enrolled_deck_as_serve_does(tmp_path: Path) -> None:
-    """The scan smoke script reads with an enrolled deck and exits 2 for a folder with no manifest."""
+    """The scan smoke script reads with an enrolled deck; a folder with no manifest exits 2."""
     import random
 
     from hardware.virtual_table import VirtualTable

@@ -71,7 +71,7 @@ def test_an_enrolled_card_is_read_by_the_scanner_and_the_rest_still_by_the_built
 
 
 def test_a_frame_with_two_cards_none_or_a_hand_is_refused_and_nothing_is_written(rig: Rig, tmp_path: Path) -> None:
-    """Enrolling with two cards, none in view, or an unknown card id is refused, writing nothing."""
+    """Two cards or none in view, or an unknown card id, are refused and write nothing."""
     deck = tmp_path / "deck"
     lay(rig, "forest")
     rig.enroll("forest")

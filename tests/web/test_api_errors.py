@@ -75,7 +75,7 @@ def test_a_refused_request_says_why_and_changes_nothing(
     api: ApiClient, web_services, method: str, path: str, body: Any, pin: bool,
     headers: dict[str, str], status: int, words: str,
 ) -> None:
-    """Each malformed or forbidden request gets the right status and a JSON reason; log unchanged."""
+    """Each bad or forbidden request gets its status and a JSON reason; the log is unchanged."""
     start_game(api)
     before = log_of(web_services)
     if method == "GET":

@@ -127,7 +127,7 @@ def _claim(page: Any, button: str) -> None:
 
 
 def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
-    """A full game on the console and two phones: live reveals, claims, undo, catch-up, standings."""
+    """A game on the console and two phones: live reveals, claims, undo, catch-up, standings."""
     base, services = server
     pin = services.security.pin
     mayor = _start_on_the_console(browser, base, pin)

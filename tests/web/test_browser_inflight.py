@@ -55,7 +55,7 @@ def _wait_held(page: Any, held: list[Any], count: int) -> None:
 
 @pytest.mark.parametrize("order", ["stream_first", "answer_only"])
 def test_a_pair_tapped_while_the_reveal_is_on_its_way_survives(server, browser, order) -> None:
-    """A pair picked while a reveal is in flight is kept and sent once, whichever reply comes first."""
+    """A pair picked while a reveal is in flight is kept and sent once, whatever arrives first."""
     base, services = server
     pin = services.security.pin
     _start(base, pin)

@@ -191,7 +191,7 @@ def test_a_script_without_cookies_needs_only_the_pin(web_app, web_services) -> N
 
 
 def test_every_response_hands_out_a_csrf_cookie_once(web_app) -> None:
-    """The first response sets a script-readable strict CSRF cookie; later ones do not repeat it."""
+    """The first response sets a script-readable strict CSRF cookie; later ones do not."""
     client = web_app.test_client()
     first = client.get("/healthz")
     cookie = next(c for c in first.headers.getlist("Set-Cookie") if c.startswith("tucana_csrf="))

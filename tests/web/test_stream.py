@@ -66,7 +66,7 @@ class Reader:
         self.messages.put(None)  # the stream ended
 
     def next(self, *, skip_comments: bool = True) -> Message | None:
-        """The next message within WAIT_S, skipping keep-alive comments unless asked; None at the end."""
+        """The next message within WAIT_S, skipping keep-alives unless asked; None at the end."""
         deadline = time.monotonic() + WAIT_S
         while True:
             message = self.messages.get(timeout=max(0.01, deadline - time.monotonic()))
