@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,13 +70,7 @@ class LogStore:
 
     def start_game(self, entry: NewGame) -> int:
         """Create a game whose first entry is new_game; returns its id."""
-        with self._lock, self._transaction():
-            cur = self._db.execute("INSERT INTO games (created) VALUES (?)", (self._clock(),))
-            game_id = int(cur.lastrowid)
-            self._db.execute(
-                "INSERT INTO entries (game_id, seq, line) VALUES (?, 1, ?)", (game_id, dump_line(entry))
-            )
-        return game_id
+        return self._insert_game([entry])
 
     def append(self, game_id: int, entry: Entry) -> int:
         """Append an entry to a game durably; returns its sequence number (1-based)."""
@@ -102,11 +96,13 @@ class LogStore:
 
     def import_jsonl(self, text: str) -> int:
         """Check a whole JSONL log against the rules, then store it as a new game; returns its id."""
-        lines = [line for line in text.splitlines() if line.strip()]
-        replay_lines(text.splitlines())  # raises RefusedLine naming the line; nothing is written
-        entries = [parse_line(line) for line in lines]
+        entries = replay_lines(text.splitlines()).entries  # RefusedLine names the line; nothing written
         if not entries:
             raise LogFormatError("the log holds no game: it starts with new_game")
+        return self._insert_game(entries)
+
+    def _insert_game(self, entries: Sequence[Entry]) -> int:
+        """A new game row with its first entries, in one transaction; returns its id."""
         with self._lock, self._transaction():
             cur = self._db.execute("INSERT INTO games (created) VALUES (?)", (self._clock(),))
             game_id = int(cur.lastrowid)
