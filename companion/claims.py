@@ -28,11 +28,9 @@ def _sight(state: GameState, player: str, sight: Sight) -> tuple[GameState, list
     row = state.sight_values(sight)
     joined = sheet.sights[sight]
     if joined >= len(row):
-        island = "Isla Grande" if len(row) == 3 else "Isla Petit"
-        raise RuleError(
-            f"{player} has already joined all {len(row)} {_plural(sight)}: "
-            f"{island} has no more to join"
-        )
+        assert state.setup is not None
+        raise RuleError.of("sights_all_joined", player=player, count=len(row), sight=sight,
+                           sights=_plural(sight), island=state.setup.island)
     points = row[joined]
     sheet = evolve(
         sheet,
@@ -46,7 +44,7 @@ def _sight(state: GameState, player: str, sight: Sight) -> tuple[GameState, list
 def _village(state: GameState, player: str, letter: str) -> tuple[GameState, list[Event]]:
     sheet = state.sheets[player]
     if letter in sheet.villages:
-        raise RuleError(f"{player} has already joined the {letter} village pair: each pair scores once")
+        raise RuleError.of("village_pair_joined", player=player, letter=letter)
     assert state.setup is not None
     points = VILLAGE_POINTS[state.setup.island][letter]
     events: list[Event] = [Claimed(player, points, village=letter)]
@@ -63,12 +61,12 @@ def _village(state: GameState, player: str, letter: str) -> tuple[GameState, lis
 def _red(state: GameState, player: str, sight: Sight) -> tuple[GameState, list[Event]]:
     assert state.setup is not None
     if not state.setup.special_bonus:
-        raise RuleError("red bonus claims are only part of the Special Bonus variant")
+        raise RuleError.of("red_claim_not_in_variant")
     if sight not in (state.red_drawn or ()):
-        raise RuleError(f"no red bonus card for two {_plural(sight)} is in play")
+        raise RuleError.of("red_card_not_in_play", sight=sight, sights=_plural(sight))
     sheet = state.sheets[player]
     if sight in sheet.reds:
-        raise RuleError(f"{player} has already joined two {_plural(sight)}")
+        raise RuleError.of("red_pair_joined", player=player, sight=sight, sights=_plural(sight))
     bonus, _, this_turn = _take({s: (p,) for s, p in state.red.items()}, state.red_this_turn, sight)
     red = {s: p for s, p in state.red.items() if s != sight}
     state = evolve(state, red=red, red_this_turn=this_turn)

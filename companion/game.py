@@ -48,20 +48,21 @@ Outcome = tuple[GameState, list[Event]]
 
 def _require_game(state: GameState) -> None:
     if state.setup is None:
-        raise RuleError("no game yet: the log starts with new_game")
+        raise RuleError.of("no_game")
     if state.ended:
-        raise RuleError("the game has ended: nothing more can be added")
+        raise RuleError.of("game_ended")
 
 
-def _require_setup_phase(state: GameState, what: str) -> None:
+def _require_setup_phase(state: GameState, code: str) -> None:
+    """Refuse with code unless the game is in its set-up, before the first reveal."""
     _require_game(state)
     if state.reveals:
-        raise RuleError(f"{what} belongs to the set-up, before the first reveal")
+        raise RuleError.of(code)
 
 
 def _new_game(state: GameState, entry: NewGame) -> Outcome:
     if state.setup is not None:
-        raise RuleError("a game is already under way: one log holds one game")
+        raise RuleError.of("game_under_way")
     new = GameState(
         setup=entry,
         blue=blue_stacks(len(entry.players)),
@@ -71,27 +72,25 @@ def _new_game(state: GameState, entry: NewGame) -> Outcome:
 
 
 def _setup_card(state: GameState, entry: SetupCard) -> Outcome:
-    _require_setup_phase(state, "the set-up card")
+    _require_setup_phase(state, "setup_card_after_reveal")
     if state.setup_letters is not None:
-        raise RuleError("the set-up card is already read: undo it to read another")
+        raise RuleError.of("setup_card_read")
     return evolve(state, setup_letters=entry.letters), [
         SetupDone(entry.letters, setup_card_number(entry.letters))
     ]
 
 
 def _red_bonus(state: GameState, entry: RedBonus) -> Outcome:
-    _require_setup_phase(state, "drawing the red bonus cards")
+    _require_setup_phase(state, "red_bonus_after_reveal")
     assert state.setup is not None
     if not state.setup.special_bonus:
-        raise RuleError("red bonus cards are only used in the Special Bonus variant")
+        raise RuleError.of("red_bonus_not_in_variant")
     if state.red_drawn is not None:
-        raise RuleError("the red bonus cards are already drawn")
+        raise RuleError.of("red_bonus_drawn")
     wanted = red_card_count(len(state.players))
     if len(entry.sights) != wanted:
-        raise RuleError(
-            f"with {len(state.players)} player(s) the Mayor draws {wanted} red bonus card(s), "
-            f"not {len(entry.sights)}"
-        )
+        raise RuleError.of("red_bonus_count", players=len(state.players), wanted=wanted,
+                           given=len(entry.sights))
     red = {sight: RED_POINTS for sight in entry.sights}
     return evolve(state, red_drawn=entry.sights, red=red), [RedBonusDrawn(entry.sights)]
 
@@ -110,15 +109,11 @@ def _check_before_round(state: GameState) -> None:
     """Refuse a round's first reveal that the set-up or the solo reshuffle does not allow yet."""
     assert state.setup is not None
     if state.red_bonus_due:
-        raise RuleError("Special Bonus: draw the red bonus cards (red_bonus) before the first reveal")
+        raise RuleError.of("red_bonus_first")
     if state.all_revealed:
-        raise RuleError(
-            f"round {state.rounds} of {state.rounds} has had its 13 reveals: end the game (end_game)"
-        )
+        raise RuleError.of("all_revealed", rounds=state.rounds)
     if state.needs_solo_keep:
-        raise RuleError(
-            "solo: before the last round, draw the 2 blue bonus cards that stay (solo_keep)"
-        )
+        raise RuleError.of("solo_keep_first")
 
 
 def _reveal(state: GameState, entry: Reveal) -> Outcome:
@@ -130,8 +125,8 @@ def _reveal(state: GameState, entry: Reveal) -> Outcome:
         if state.reveals:
             state, events = _close_round(state)
     problem = state.reveal_problem(entry.cards)
-    if problem:
-        raise RuleError(problem)
+    if problem is not None:
+        raise problem
     counts = {} if new_round else dict(state.round_counts)
     for card in entry.cards:
         counts[card] = counts.get(card, 0) + 1
@@ -152,31 +147,26 @@ def _reveal(state: GameState, entry: Reveal) -> Outcome:
 def _claim(state: GameState, entry: Claim) -> Outcome:
     _require_game(state)
     if state.reveals == 0:
-        raise RuleError("a claim belongs to a turn: no card has been revealed yet")
+        raise RuleError.of("claim_before_reveal")
     if entry.player not in state.sheets:
-        raise RuleError(f"{entry.player!r} is not a player of this game")
+        raise RuleError.of("not_a_player", player=entry.player)
     return apply_claim(state, entry)
 
 
 def _solo_keep(state: GameState, entry: SoloKeep) -> Outcome:
     _require_game(state)
     if not state.is_solo:
-        raise RuleError("solo_keep is only for the solo game")
+        raise RuleError.of("solo_keep_not_solo")
     if state.solo_kept:
-        raise RuleError("the blue cards for the last round are already drawn")
+        raise RuleError.of("solo_keep_done")
     last_round_start = (state.rounds - 1) * REVEALS_PER_ROUND
     if state.reveals != last_round_start:
-        raise RuleError(
-            f"solo_keep comes after the 13th reveal of round {state.rounds - 1}, "
-            "before the last round's first reveal"
-        )
+        raise RuleError.of("solo_keep_when", round=state.rounds - 1)
     if state.blue_won >= SOLO_KEEP_ALL_AFTER:
-        raise RuleError(
-            f"you won {state.blue_won} blue bonus cards: every remaining card stays in play"
-        )
+        raise RuleError.of("solo_keep_all_stay", won=state.blue_won)
     gone = [letter for letter in entry.letters if not state.blue.get(letter)]
     if gone:
-        raise RuleError(f"blue bonus card {', '.join(gone)} is no longer on the table")
+        raise RuleError.of("blue_card_gone", letters=", ".join(gone))
     blue = {letter: (stack if letter in entry.letters else ()) for letter, stack in state.blue.items()}
     return evolve(state, blue=blue, solo_kept=True), [SoloKept(entry.letters)]
 
@@ -184,10 +174,8 @@ def _solo_keep(state: GameState, entry: SoloKeep) -> Outcome:
 def _end_game(state: GameState, entry: EndGame) -> Outcome:
     _require_game(state)
     if not state.all_revealed:
-        raise RuleError(
-            f"the game ends after the 13th reveal of round {state.rounds} "
-            f"(reveal {state.rounds * REVEALS_PER_ROUND}); this is reveal {state.reveals}"
-        )
+        raise RuleError.of("end_too_early", rounds=state.rounds,
+                           last=state.rounds * REVEALS_PER_ROUND, reveals=state.reveals)
     state, events = _close_round(state)
     state = evolve(state, ended=True)
     events.append(GameEnded(state.standings))
@@ -249,7 +237,7 @@ class Game:
             return self._undo(entry)
         step = _STEPS.get(type(entry))
         if step is None:
-            raise LogFormatError(f"not a log entry: {entry!r}")
+            raise LogFormatError.of("not_an_entry", entry=repr(entry))
         state, events = step(self.state, entry)
         node = _Node(self._last, entry, state, self._effective)
         return self._with(node, node), events
@@ -257,9 +245,9 @@ class Game:
     def _undo(self, entry: Undo) -> tuple[Game, list[Event]]:
         target = self._effective
         if self.state.ended:
-            raise RuleError("the game has ended: nothing more can be added")
+            raise RuleError.of("game_ended")
         if target is None or isinstance(target.entry, NewGame):
-            raise RuleError("nothing to undo")
+            raise RuleError.of("nothing_to_undo")
         node = _Node(self._last, entry, target.effective.state, target.effective)  # type: ignore[union-attr]
         return self._with(node, target.effective), [Undone(target.entry)]
 

@@ -16,6 +16,11 @@ class Island(Enum):
     PETIT = "petit"
     GRANDE = "grande"
 
+    @property
+    def printed_name(self) -> str:
+        """The island's name as the score pad prints it: 'Isla Petit', 'Isla Grande'."""
+        return "Isla " + self.value.capitalize()
+
 
 class Direction(Enum):
     """Which way players write the set-up card's letters around their island."""
@@ -149,48 +154,48 @@ def _enum(cls: type[Enum], value: Any, field: str) -> Any:
         return cls(value)
     except ValueError:
         choices = ", ".join(repr(m.value) for m in cls)
-        raise LogFormatError(f"{field} must be one of {choices}, not {value!r}") from None
+        raise LogFormatError.of("not_a_choice", field=field, choices=choices, value=repr(value)) from None
 
 
 def _bool(value: Any, field: str) -> bool:
     if not isinstance(value, bool):
-        raise LogFormatError(f"{field} must be true or false, not {value!r}")
+        raise LogFormatError.of("not_a_bool", field=field, value=repr(value))
     return value
 
 
 def _letter(value: Any, field: str) -> str:
     if value not in LETTERS:
-        raise LogFormatError(f"{field} must be one of A, B, C, D, E, not {value!r}")
+        raise LogFormatError.of("not_a_letter", field=field, value=repr(value))
     return value
 
 
 def _list(value: Any, field: str) -> list:
     if not isinstance(value, list):
-        raise LogFormatError(f"{field} must be a list, not {value!r}")
+        raise LogFormatError.of("not_a_list", field=field, value=repr(value))
     return value
 
 
 def _players(value: Any) -> tuple[str, ...]:
     names = _list(value, "players")
     if not 1 <= len(names) <= MAX_PLAYERS:
-        raise LogFormatError(f"players must name 1 to {MAX_PLAYERS} players, not {len(names)}")
+        raise LogFormatError.of("players_count", most=MAX_PLAYERS, count=len(names))
     for name in names:
         if not isinstance(name, str) or not name.strip() or name != name.strip():
-            raise LogFormatError(f"player names must be non-empty text without outer spaces: {name!r}")
+            raise LogFormatError.of("player_name", name=repr(name))
     if len(set(names)) != len(names):
-        raise LogFormatError("player names must be unique")
+        raise LogFormatError.of("players_unique")
     return tuple(names)
 
 
 def _start_village(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= VILLAGES:
-        raise LogFormatError(f"start_village must be a whole number from 1 to {VILLAGES}, not {value!r}")
+        raise LogFormatError.of("start_village", villages=VILLAGES, value=repr(value))
     return value
 
 
 def _setup_letters(value: Any) -> str:
     if not isinstance(value, str) or len(value) != VILLAGES or sorted(value) != sorted(LETTERS * 2):
-        raise LogFormatError(f"letters must be 10 letters with each of A-E twice, not {value!r}")
+        raise LogFormatError.of("setup_letters", value=repr(value))
     return value
 
 
@@ -208,17 +213,17 @@ def _new_game(obj: dict) -> NewGame:
 def _reveal(obj: dict) -> Reveal:
     cards = _list(obj["cards"], "cards")
     if len(cards) != 2:
-        raise LogFormatError(f"a reveal shows exactly two cards, not {len(cards)}")
+        raise LogFormatError.of("reveal_two_cards", count=len(cards))
     return Reveal(cards=tuple(_enum(Terrain, c, "cards") for c in cards))  # type: ignore[arg-type]
 
 
 def _claim(obj: dict) -> Claim:
     player = obj["player"]
     if not isinstance(player, str) or not player:
-        raise LogFormatError(f"player must be a name, not {player!r}")
+        raise LogFormatError.of("claim_player", value=repr(player))
     given = [k for k in ("sight", "village", "red") if k in obj]
     if len(given) != 1:
-        raise LogFormatError("a claim names exactly one of sight, village or red")
+        raise LogFormatError.of("claim_one_thing")
     kind = given[0]
     if kind == "village":
         return Claim(player=player, village=_letter(obj["village"], "village"))
@@ -229,16 +234,16 @@ def _claim(obj: dict) -> Claim:
 def _red_bonus(obj: dict) -> RedBonus:
     sights = tuple(_enum(Sight, s, "sights") for s in _list(obj["sights"], "sights"))
     if not sights:
-        raise LogFormatError("red_bonus names at least one red card")
+        raise LogFormatError.of("red_bonus_empty")
     if len(set(sights)) != len(sights):
-        raise LogFormatError("each red bonus card is in the box once: sights must differ")
+        raise LogFormatError.of("red_bonus_twice")
     return RedBonus(sights=sights)
 
 
 def _solo_keep(obj: dict) -> SoloKeep:
     letters = tuple(_letter(v, "letters") for v in _list(obj["letters"], "letters"))
     if len(letters) != 2 or letters[0] == letters[1]:
-        raise LogFormatError("solo_keep names two different blue cards, e.g. [\"A\", \"C\"]")
+        raise LogFormatError.of("solo_keep_two")
     return SoloKeep(letters=letters)
 
 
@@ -257,17 +262,17 @@ _PARSERS = {
 def parse_entry(obj: Any) -> Entry:
     """Turn one decoded JSON object into an entry; unknown fields and bad values are refused."""
     if not isinstance(obj, dict):
-        raise LogFormatError("an entry is a JSON object")
+        raise LogFormatError.of("not_an_object")
     kind = obj.get("type")
     if kind not in ENTRY_TYPES:
-        raise LogFormatError(f"unknown entry type {kind!r}")
+        raise LogFormatError.of("unknown_type", kind=repr(kind))
     fields = set(obj) - {"type"}
     missing = _REQUIRED[kind] - fields
     if missing:
-        raise LogFormatError(f"{kind} needs {', '.join(sorted(missing))}")
+        raise LogFormatError.of("missing_fields", kind=kind, fields=", ".join(sorted(missing)))
     unknown = fields - _REQUIRED[kind] - _OPTIONAL.get(kind, frozenset())
     if unknown:
-        raise LogFormatError(f"{kind} has unknown field(s) {', '.join(sorted(unknown))}")
+        raise LogFormatError.of("unknown_fields", kind=kind, fields=", ".join(sorted(unknown)))
     return _PARSERS[kind](obj)
 
 
@@ -276,7 +281,7 @@ def parse_line(line: str) -> Entry:
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
-        raise LogFormatError(f"not valid JSON ({exc.msg})") from None
+        raise LogFormatError.of("not_json", detail=exc.msg) from None
     return parse_entry(obj)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from enum import Enum
+from importlib import resources
 from types import MappingProxyType
 
 from companion.moves import VILLAGES, Direction, Island, Sight, Terrain
@@ -45,11 +47,15 @@ VILLAGE_POINTS: MappingProxyType[Island, MappingProxyType[str, int]] = MappingPr
     }
 )
 
+# What the printed cards carry (set-up letters, bonus points) has one home, cards.json, which
+# vision reads too (it imports nothing of ours); the rules see it as typed, read-only tables.
+_PRINTED = json.loads(resources.files("companion").joinpath("cards.json").read_text("utf-8"))
+
 # Blue bonus cards: letter -> (#1 points, #2 points).
 BLUE_CARDS: MappingProxyType[str, tuple[int, int]] = MappingProxyType(
-    {"A": (3, 2), "B": (4, 2), "C": (5, 3), "D": (6, 4), "E": (7, 5)}
+    {letter: (first, second) for letter, (first, second) in _PRINTED["blue_cards"].items()}
 )
-RED_POINTS = 6  # every red bonus card shows two identical sights worth 6
+RED_POINTS: int = _PRINTED["red_points"]  # every red bonus card shows two identical sights
 LARGE_GAME = 5  # from 5 players on: both blue stacks, and 2 red bonus cards
 SOLO_REMAINING_KEPT = 2  # solo: 2 blue cards stay for the last round ...
 SOLO_KEEP_ALL_AFTER = 3  # ... unless the player already won this many
@@ -69,22 +75,9 @@ def red_card_count(player_count: int) -> int:
     return 2 if player_count >= LARGE_GAME else 1
 
 
+# The 13 set-up cards by their number, letters read clockwise from the red letter.
 SETUP_CARDS: MappingProxyType[int, str] = MappingProxyType(
-    {
-        1: "CEBAEDCDAB",
-        2: "ECAEBDABDC",
-        3: "ADCBDACEBE",
-        4: "EBDBACAECD",
-        5: "BEDCBADECA",
-        6: "ACBDCDEBAE",
-        7: "BDCAEBEDCA",
-        8: "CAECBADEBD",
-        9: "EADBCEBDAC",
-        10: "DBACECDAEB",
-        11: "DADBAECECB",
-        12: "DCEADCBAEB",
-        13: "BACBDCEAED",
-    }
+    {int(number): letters for number, letters in _PRINTED["setup_cards"].items()}
 )
 
 

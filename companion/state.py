@@ -8,6 +8,7 @@ from functools import cached_property
 from itertools import combinations_with_replacement
 from typing import TypeVar
 
+from companion.errors import RuleError
 from companion.events import BonusKind, BonusTaken
 from companion.moves import NewGame, Reveal, Sight, Terrain
 from companion.rules import (
@@ -202,18 +203,16 @@ class GameState:
             return dict(DECK)
         return self.deck_left
 
-    def reveal_problem(self, cards: tuple[Terrain, Terrain]) -> str | None:
-        """Why the deck cannot hold this reveal (a misread card?), or None when it can."""
+    def reveal_problem(self, cards: tuple[Terrain, Terrain]) -> RuleError | None:
+        """Why the deck cannot hold this reveal (a misread card?) as the refusal to raise, or None."""
         deck = self.deck_for_next_reveal
         round_number = self.reveals // REVEALS_PER_ROUND + 1
         seen = {t: DECK[t] - deck[t] for t in Terrain}
         for card in cards:
             seen[card] += 1
             if seen[card] > DECK[card]:
-                return (
-                    f"a {_ordinal(seen[card])} {card.value} card in round {round_number}: "
-                    f"the deck holds only {DECK[card]} (a misread card?)"
-                )
+                return RuleError.of("deck_exceeded", n=seen[card], nth=_ordinal(seen[card]),
+                                    terrain=card, round=round_number, limit=DECK[card])
         return None
 
     @property

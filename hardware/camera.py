@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
-from companion.errors import ConfigError, HardwareError
 from hardware.config import CameraKind, CameraSpec
+from hardware.errors import ConfigError, HardwareError
 
 if TYPE_CHECKING:
     from hardware.virtual_table import VirtualTable

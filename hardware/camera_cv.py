@@ -10,8 +10,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import ConfigError, HardwareError
 from hardware.camera import Camera, check_frame
+from hardware.errors import ConfigError, HardwareError
 
 log = logging.getLogger(__name__)
 

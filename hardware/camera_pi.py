@@ -10,8 +10,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.errors import HardwareError
 from hardware.camera import Camera, check_frame
+from hardware.errors import HardwareError
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from pathlib import Path
 
-from companion.errors import ConfigError
+from hardware.errors import ConfigError
 
 PI_MODEL_FILE = Path("/proc/device-tree/model")  # the kernel names the board here on every Pi
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from companion.errors import CardReadError, ConflictError, DeckError
+from hardware.errors import CardReadError, DeckError, NotNowError
 from hardware.eyes import changed, thumbnail
 
 if TYPE_CHECKING:
@@ -81,14 +81,14 @@ def check_card_id(card: object) -> str:
     from vision.cards import is_card_id
 
     if not isinstance(card, str) or not is_card_id(card):
-        raise DeckError(f"not a card ID: {card!r} (e.g. desert, blue-C2, red-yeti, setup-07)")
+        raise DeckError.of("not_a_card_id", card=repr(card))
     return card
 
 
 def one_card(frame: np.ndarray, reader: CardReader) -> None:
     """Pass when the frame shows exactly one card and nothing else; else say what is wrong.
 
-    CardReadError for a frame that cannot be read; ConflictError for an empty mat, several cards
+    CardReadError for a frame that cannot be read; NotNowError for an empty mat, several cards
     or something else in view (a hand), so the Mayor fixes the table and taps again.
     """
     from vision.detect import detect
@@ -98,14 +98,14 @@ def one_card(frame: np.ndarray, reader: CardReader) -> None:
         check_frame(frame)
         detection = detect(frame)
     except ValueError as exc:  # vision's own errors become the one hierarchy's here, at its edge
-        raise CardReadError(f"the camera frame cannot be read: {exc}") from exc
+        raise CardReadError.of("frame_unreadable", detail=str(exc)) from exc
     if detection.clutter:
-        raise ConflictError("something else is in view (a hand?): leave the card alone on the mat")
+        raise NotNowError.of("hand_in_view")
     candidates = detection.candidates
     if not candidates:
-        raise ConflictError("no card under the camera: lay the card alone, flat and fully in view")
+        raise NotNowError.of("no_card_in_view")
     if len(candidates) > 1 or _two_cards(frame, candidates[0].hypotheses, reader):
-        raise ConflictError("several cards under the camera: leave only the card to enroll")
+        raise NotNowError.of("several_cards")
 
 
 def _two_cards(frame: np.ndarray, hypotheses: tuple, reader: CardReader) -> bool:
@@ -190,8 +190,7 @@ class OwnerDeck:
             thumb = thumbnail(frame)
             last = self._last
             if last is not None and last[0] != card and not changed(thumb, last[1]):
-                raise ConflictError(f"the camera still sees the card just enrolled as {last[0]}: "
-                                    f"lay {card} in its place first")
+                raise NotNowError.of("still_enrolled_card", card=last[0], wanted=card)
             try:
                 name = enroll(self.folder, card, frame)
             except DeckFolderError as exc:

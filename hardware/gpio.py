@@ -12,7 +12,6 @@ from gpiozero import LED, Button, Buzzer
 from gpiozero.exc import GPIOZeroError
 from gpiozero.pins.mock import MockFactory
 
-from companion.errors import HardwareError
 from hardware.config import GpioMode, PinMap
 from hardware.controls import (
     BEEPS,
@@ -23,6 +22,7 @@ from hardware.controls import (
     Light,
     LightMode,
 )
+from hardware.errors import HardwareError
 
 log = logging.getLogger(__name__)
 

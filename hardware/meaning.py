@@ -8,54 +8,51 @@ Mayor to check. A card counts once, when it appears; it is counted again only af
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
 
+from companion.errors import RuleError
 from companion.moves import Entry, RedBonus, Reveal, SetupCard, Sight, SoloKeep, Terrain
-from companion.rules import (
-    SETUP_CARDS,
-    SOLO_REMAINING_KEPT,
-    red_card_count,
-)
+from companion.rules import SOLO_REMAINING_KEPT, red_card_count
 from companion.state import GameState, Phase
-
-TERRAIN_IDS = {t.value: t for t in Terrain}
-RED_PREFIX = "red-"
-BLUE_PREFIX = "blue-"
-SETUP_PREFIX = "setup-"
+from vision.cards import CardKind, card_face
 
 
-def setup_card_letters(card: str) -> str | None:
-    """The ten letters of a set-up card ID such as 'setup-07', else None."""
-    if not card.startswith(SETUP_PREFIX):
-        return None
-    number = card[len(SETUP_PREFIX):]
-    return SETUP_CARDS.get(int(number)) if number.isdigit() else None
+@dataclass(frozen=True)
+class Note:
+    """What the console says about the cards: a key of the pages' catalogue ("camera.note.<key>").
+
+    Card IDs travel as they are (the "card" and "cards" parameters): each page names them in its
+    own language, so the hardware holds no words of its own.
+    """
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def to_json(self) -> dict[str, Any]:
+        """{"key", "params"} for the pages."""
+        return {"key": self.key, "params": dict(self.params)}
 
 
-def red_card_sight(card: str) -> Sight | None:
-    """The sight on a red bonus card ID such as 'red-yeti', else None."""
-    if not card.startswith(RED_PREFIX):
-        return None
-    try:
-        return Sight(card[len(RED_PREFIX):])
-    except ValueError:
-        return None
-
-
-def blue_card_letter(card: str) -> str | None:
-    """The letter of a blue bonus card ID such as 'blue-C2', else None."""
-    if card.startswith(BLUE_PREFIX) and len(card) == len(BLUE_PREFIX) + 2:
-        return card[len(BLUE_PREFIX)]
-    return None
+def note(key: str, **params: Any) -> Note:
+    """A Note with its parameters frozen."""
+    return Note(key, MappingProxyType(params))
 
 
 @dataclass(frozen=True)
 class Pending:
-    """A reading the Mayor must confirm or correct before anything is applied."""
+    """A reading the Mayor must confirm or correct before anything is applied, and why it waits."""
 
     entry: Entry
-    reason: str
+    refusal: RuleError
     cards: tuple[str, ...]
+
+    @property
+    def reason(self) -> str:
+        """Why the engine refuses the reading, in English."""
+        return str(self.refusal)
 
 
 @dataclass
@@ -64,7 +61,7 @@ class Reading:
 
     submit: list[Entry] = field(default_factory=list)
     pending: Pending | None = None
-    note: str = ""
+    note: Note | None = None
 
 
 class CardSense:
@@ -103,34 +100,33 @@ class CardSense:
     def _mean(self, new: list[str], state: GameState) -> Reading:
         phase = state.phase
         if phase in (Phase.NO_GAME, Phase.FINISHED):
-            return Reading(note=f"no game under way: {', '.join(new)} ignored")
+            return Reading(note=note("ignored_no_game", cards=list(new)))
         reading = Reading()
         for card in new:
             self._one(card, state, reading)
         return reading
 
     def _one(self, card: str, state: GameState, reading: Reading) -> None:
-        terrain = TERRAIN_IDS.get(card)
-        if terrain is not None:
-            self._terrain(terrain, state, reading)
-        elif (letters := setup_card_letters(card)) is not None:
-            self._setup_card(card, letters, state, reading)
-        elif (sight := red_card_sight(card)) is not None:
-            self._red(sight, state, reading)
-        elif (letter := blue_card_letter(card)) is not None:
-            self._blue(letter, state, reading)
+        face = card_face(card)
+        if face is None:
+            reading.note = note("unknown_card", card=card)
+        elif face.kind is CardKind.TERRAIN:
+            self._terrain(Terrain(face.terrain), state, reading)
+        elif face.kind is CardKind.SETUP:
+            self._setup_card(card, face.letters, state, reading)
+        elif face.kind is CardKind.RED:
+            self._red(card, Sight(face.sight), state, reading)
         else:
-            reading.note = f"{card}: not a card the scanner knows"
+            self._blue(card, face.letter, state, reading)
 
     def _terrain(self, terrain: Terrain, state: GameState, reading: Reading) -> None:
         if reading.pending is not None or reading.submit:
             # One reveal per reading: the next pair is read against the state it will meet.
-            reading.note = f"{terrain.value} waits: one reveal at a time"
+            reading.note = note("waits_one_reveal", card=terrain.value)
             self.first = terrain if self.first is None else self.first
             return
         if self.first is None:
-            self.first = terrain
-            reading.note = f"{terrain.value}: waiting for the second card"
+            self.first = terrain  # the console says so while it waits (Desk.view)
             return
         cards = (self.first, terrain)
         self.first = None
@@ -143,31 +139,36 @@ class CardSense:
 
     def _setup_card(self, card: str, letters: str, state: GameState, reading: Reading) -> None:
         if state.phase is not Phase.SETUP or state.setup_letters is not None:
-            reading.note = f"{card} ignored: the set-up card is already read"
+            reading.note = note("setup_already_read", card=card)
             return
         reading.submit.append(SetupCard(letters=letters))
 
-    def _red(self, sight: Sight, state: GameState, reading: Reading) -> None:
+    def reds_wanted(self, state: GameState) -> int:
+        """Red bonus cards still to lay before the draw is complete (0 when none is being drawn)."""
+        return red_card_count(len(state.players)) - len(self.reds) if state.red_bonus_due else 0
+
+    def blues_wanted(self, state: GameState) -> int:
+        """Solo: blue cards still to lay before the two kept are complete (0 when none is being drawn)."""
+        return SOLO_REMAINING_KEPT - len(self.blues) if state.needs_solo_keep else 0
+
+    def _red(self, card: str, sight: Sight, state: GameState, reading: Reading) -> None:
         if not state.red_bonus_due:
-            reading.note = f"red {sight.value} ignored: no red bonus card is being drawn"
+            reading.note = note("red_ignored", card=card)
             return
         if sight not in self.reds:
             self.reds.append(sight)
-        wanted = red_card_count(len(state.players))
-        if len(self.reds) < wanted:
-            reading.note = f"red {sight.value}: {wanted - len(self.reds)} more red card(s) to draw"
-            return
-        reading.submit.append(RedBonus(sights=tuple(self.reds[:wanted])))
+        if self.reds_wanted(state) > 0:
+            return  # the console counts down while it waits (Desk.view)
+        reading.submit.append(RedBonus(sights=tuple(self.reds)))
         self.reds.clear()
 
-    def _blue(self, letter: str, state: GameState, reading: Reading) -> None:
+    def _blue(self, card: str, letter: str, state: GameState, reading: Reading) -> None:
         if not state.needs_solo_keep:
-            reading.note = f"blue {letter} ignored: no blue card is being drawn"
+            reading.note = note("blue_ignored", card=card)
             return
         if letter not in self.blues:
             self.blues.append(letter)
-        if len(self.blues) < SOLO_REMAINING_KEPT:
-            reading.note = f"blue {letter}: {SOLO_REMAINING_KEPT - len(self.blues)} more blue card(s) to draw"
+        if self.blues_wanted(state) > 0:
             return
-        reading.submit.append(SoloKeep(letters=tuple(self.blues[:SOLO_REMAINING_KEPT])))
+        reading.submit.append(SoloKeep(letters=tuple(self.blues)))
         self.blues.clear()

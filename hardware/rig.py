@@ -2,7 +2,8 @@
 
     rig = build_rig("virtual", "mock", PinMap(), "en", table, time.monotonic, random.Random())
     rig.start()          # desk worker + scanner thread
-    rig.status()         # JSON-ready dict for the web console
+    rig.status()         # an immutable RigStatus (to_json() for the web console)
+    rig.subscribe(fn)    # fn(RigStatus) whenever what the console shows changes (from the desk thread)
     rig.lay(["desert", "water"]); rig.press(); rig.hold(); rig.confirm(); rig.dismiss()
     rig.close()
 
@@ -16,12 +17,12 @@ import logging
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from companion.errors import ConflictError, HardwareError
 from companion.moves import Entry, entry_to_dict
 from companion.state import Phase
 from companion.table import Accepted, Table
@@ -37,11 +38,12 @@ from hardware.config import (
     parse_language,
 )
 from hardware.controls import Controls
-from hardware.desk import Desk, Request
+from hardware.desk import Desk, DeskView, Request
 from hardware.enroll import OwnerDeck, check_card_id
+from hardware.errors import HardwareError, NotNowError
 from hardware.eyes import Eyes, VisionEyes
-from hardware.scanner import Scanner
-from hardware.speech import Speaker, make_speaker
+from hardware.scanner import Scanner, ScannerStatus
+from hardware.speech import Phrasebook, Speaker, make_speaker, phrase_keys
 
 if TYPE_CHECKING:  # OpenCV and the simulator load only with a camera (--camera none stays ~30 MB smaller)
     from hardware.virtual_table import VirtualTable
@@ -50,6 +52,51 @@ log = logging.getLogger(__name__)
 
 CONSOLE_WAIT_S = 5.0  # longest a web request waits for the desk to handle it
 JPEG_QUALITY = 80  # preview and crops: small enough for phones over the Pi's Wi-Fi
+
+
+@dataclass(frozen=True)
+class RigStatus:
+    """What the Mayor console shows of the hardware, as one immutable snapshot."""
+
+    camera: str
+    has_scanner: bool
+    virtual: bool
+    language: str
+    view: DeskView
+    scanner: ScannerStatus | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The document of GET /api/camera, of every camera route and of the stream's `rig` event."""
+        view, scanner = self.view, self.scanner
+        settled = None if scanner is None or scanner.settled is None else scanner.settled
+        pending = view.pending
+        return {
+            "camera": self.camera,
+            "camera_ok": view.camera_ok and self.has_scanner,
+            "scanner": None if scanner is None else scanner.to_json(),
+            "virtual": self.virtual,
+            "virtual_cards": list(view.virtual_cards),
+            "stable": list(view.cards),
+            "half_read": view.half_read,
+            "reading": None if settled is None else {
+                "number": scanner.settled_count,
+                "cards": [{"card": r.card, "confidence": round(float(r.confidence), 3)} for r in settled.readings],
+            },
+            "pending": None if pending is None else {
+                "entry": entry_to_dict(pending.entry), "cards": list(pending.cards),
+                "reason": pending.reason, "code": pending.refusal.code,
+                "params": dict(pending.refusal.params), "acceptable": view.pending_acceptable,
+            },
+            "note": None if view.note is None else view.note.to_json(),
+            "lights": {light.value: mode.value for light, mode in view.lights.items()},
+            "language": self.language,
+        }
+
+
+def no_rig_status(language: str) -> RigStatus:
+    """The status of a companion run without any hardware rig (tests, tools): no camera, no LEDs."""
+    return RigStatus(camera="none", has_scanner=False, virtual=False, language=language,
+                     view=DeskView(camera_ok=False), scanner=None)
 
 
 class Rig:
@@ -67,6 +114,20 @@ class Rig:
         self.virtual = virtual
         self.owner_deck = owner_deck  # the owner's enrolled deck folder; None: enrollment is off
         self._started = False
+        self._listeners: list[Callable[[RigStatus], None]] = []
+        desk.subscribe(lambda _view: self._publish())
+
+    def subscribe(self, listener: Callable[[RigStatus], None]) -> None:
+        """Call listener with the new status whenever the desk's view changes (in the desk thread)."""
+        self._listeners.append(listener)
+
+    def _publish(self) -> None:
+        status = self.status()
+        for listener in list(self._listeners):
+            try:
+                listener(status)
+            except Exception:  # a broken screen must not stop the desk
+                log.exception("a rig listener failed")
 
     @property
     def has_virtual_table(self) -> bool:
@@ -136,38 +197,24 @@ class Rig:
         return self._ask(Request.LAY_NEXT)
 
     # --- what the console shows -----------------------------------------------------------------
-    def status(self) -> dict:
-        """Camera, scanner, last reading, pending reading, LEDs: a JSON-ready dict."""
-        desk = self.desk
-        scanner = None if self.scanner is None else self.scanner.status().to_json()
-        pending = desk.pending
-        return {
-            "camera": str(self.spec),
-            "camera_ok": desk.camera_ok if self.scanner is not None else False,
-            "scanner": scanner,
-            "virtual": self.has_virtual_table,
-            "virtual_cards": list(self.virtual.cards) if self.virtual is not None else [],
-            "last_reading": None if scanner is None else scanner["readings"],
-            "stable": list(desk.cards),
-            "half_read": desk.sense.first.value if desk.sense.first is not None else None,
-            "pending": None if pending is None else {
-                "entry": entry_to_dict(pending.entry), "reason": pending.reason, "cards": list(pending.cards),
-            },
-            "note": desk.note,
-            "lights": {light.value: mode.value for light, mode in desk.lights.items()},
-            "language": self.speaker.language.value,
-        }
+    def status(self) -> RigStatus:
+        """Camera, scanner, last reading, pending reading, note, LEDs: read from immutable snapshots."""
+        return RigStatus(
+            camera=str(self.spec), has_scanner=self.scanner is not None, virtual=self.has_virtual_table,
+            language=self.speaker.language.value, view=self.desk.view,
+            scanner=None if self.scanner is None else self.scanner.status(),
+        )
 
     def snapshot_jpeg(self) -> bytes:
         """The newest frame the scanner processed, as a JPEG; HardwareError before the first."""
         frame = None if self.scanner is None else self.scanner.last_frame
         if frame is None:
-            raise HardwareError("no camera frame yet")
+            raise HardwareError.of("no_frame")
         return _jpeg(frame)
 
     def crop_jpeg(self) -> bytes | None:
-        """The cards of the last reading side by side, flattened, as a JPEG (None before any)."""
-        look = None if self.scanner is None else self.scanner.status().look
+        """The cards that settled last side by side, flattened, as a JPEG (None before any)."""
+        look = None if self.scanner is None else self.scanner.status().settled
         crops = [] if look is None else [r.crop for r in look.readings if r.crop is not None]
         if not crops:
             return None
@@ -180,7 +227,7 @@ class Rig:
     # --- the owner's deck (hardware/enroll.py) --------------------------------------------------
     def _owner(self) -> OwnerDeck:
         if self.owner_deck is None:
-            raise HardwareError("no deck folder: enroll with `tucana cards enroll --deck DIR --card ID IMAGE...`")
+            raise HardwareError.of("no_deck_folder")
         return self.owner_deck
 
     def enrollment(self) -> dict:
@@ -190,21 +237,20 @@ class Rig:
     def enroll(self, card: str) -> dict:
         """Enroll the one card under the camera now as card; the scanner reads with it from the next frame.
 
-        DeckError for an unknown ID; ConflictError during a game (the scanner would read the card
+        DeckError for an unknown ID; NotNowError during a game (the scanner would read the card
         into it) or unless exactly one card lies in view; HardwareError without a fresh frame.
         """
         owner = self._owner()
         check_card_id(card)
         if self.table.state.phase in (Phase.SETUP, Phase.PLAYING):
-            raise ConflictError("a game is under way and the scanner would read the card into it: "
-                                "enroll cards before a new game or after the end of this one")
+            raise NotNowError.of("enroll_in_game")
         if self.scanner is None:
-            raise HardwareError("no camera: enrolling cards needs one")
+            raise HardwareError.of("no_camera")
         frame = self.scanner.last_frame
         if not self.scanner.status().camera_ok:
-            raise HardwareError("the camera is lost (reconnecting): enroll once it is back")
+            raise HardwareError.of("camera_lost")
         if frame is None:
-            raise HardwareError("no camera frame yet: wait a moment and try again")
+            raise HardwareError.of("no_frame")
         return owner.add(card, frame)
 
     def forget(self, card: str | None = None) -> dict:
@@ -217,7 +263,7 @@ def _jpeg(image: np.ndarray) -> bytes:
 
     ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     if not ok:
-        raise HardwareError("could not encode the frame as JPEG")
+        raise HardwareError.of("jpeg")
     return buffer.tobytes()
 
 
@@ -235,6 +281,7 @@ def build_rig(
     eyes: Eyes | None = None,
     virtual: VirtualTable | None = None,
     speech: bool = True,
+    phrases: Phrasebook | None = None,
     deck_dir: str | Path | None = None,
 ) -> Rig:
     """Wire camera, scanner, controls, speech and desk over a table; ConfigError/HardwareError on bad setup.
@@ -242,6 +289,8 @@ def build_rig(
     camera_spec: virtual|none|picamera|usb:N|folder:PATH; gpio: mock|real; language: en|fr|es.
     controls, speaker, eyes and the virtual table may be passed in (tests); otherwise gpiozero pins, espeak-ng (when
     installed and speech is True) and vision's reader are used. Nothing runs until start().
+    phrases: the words spoken (web passes the pages' catalogue in the rig's language); without
+    them the rig keeps quiet and a speaker passed in hears the phrase keys (hardware.speech.phrase_keys).
     deck_dir: the owner's deck folder (`tucana serve`: <data_dir>/deck); the scanner reads its
     enrolled cards by their photos, every other card by the built-in art; None: no enrollment.
     """
@@ -259,8 +308,8 @@ def build_rig(
         from hardware.gpio import GpioControls  # gpiozero is imported only by its adapter
 
         controls = GpioControls(pins, mode, clock=clock)
-    speaker = speaker if speaker is not None else make_speaker(lang, enabled=speech)
-    desk = Desk(table, controls, speaker, virtual=virtual)
+    speaker = speaker if speaker is not None else make_speaker(lang, enabled=speech and phrases is not None)
+    desk = Desk(table, controls, speaker, phrases or phrase_keys, virtual=virtual)
     scanner = None
     if spec.kind is not CameraKind.NONE:
         scanner = Scanner(lambda: open_camera(spec, virtual_table=virtual), eyes or VisionEyes(),

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from companion.errors import HardwareError
 from hardware.camera import CameraSource
 from hardware.desk import CameraState, Message, Seen
+from hardware.errors import HardwareError
 from hardware.eyes import Eyes, Look
 
 log = logging.getLogger(__name__)
@@ -43,9 +43,11 @@ class ScannerStatus:
     error: str = ""
     reconnects: int = 0
     next_attempt_s: float | None = None  # seconds until the next reopening, while the camera is lost
+    settled: Look | None = None  # the frame whose cards last became the stable set (not the empty mat)
+    settled_count: int = 0  # how many times cards settled: a new number is a new "last reading"
 
     def to_json(self) -> dict:
-        """A JSON-ready summary (crops left out: see Scanner.crops for images)."""
+        """A JSON-ready summary (crops left out: see Rig.crop_jpeg for the settled cards' image)."""
         readings = [] if self.look is None else [r.to_json() for r in self.look.readings]
         return {
             "running": self.running, "camera": self.camera, "camera_ok": self.camera_ok,
@@ -104,6 +106,8 @@ class Scanner:
         self._lock = threading.Lock()
         self._stable: tuple[str, ...] = ()
         self._look: Look | None = None
+        self._settled: Look | None = None
+        self._settled_count = 0
         self.last_frame: np.ndarray | None = None  # the newest frame, for the console's preview
         self._frames = 0
         self._fps = 0.0
@@ -126,6 +130,8 @@ class Scanner:
             changed = look.stable != self._stable
             if changed:
                 self._stable = look.stable
+                if look.stable:
+                    self._settled, self._settled_count = look, self._settled_count + 1
         if changed:
             self._post(Seen(look.stable))
         return True
@@ -228,4 +234,5 @@ class Scanner:
                 camera=self.name, camera_ok=self._camera_ok, fps=self._fps, frames=self._frames,
                 stable=self._stable, look=self._look, error=self._error,
                 reconnects=self._reconnects, next_attempt_s=waiting,
+                settled=self._settled, settled_count=self._settled_count,
             )

@@ -1,4 +1,4 @@
-"""Spoken announcements: the phrases in English, French and Spanish, and speakers that never block."""
+"""Spoken announcements: speakers that never block, saying the pages' own phrases (a Phrasebook)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,12 @@ import subprocess
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from companion.errors import HardwareError
-from companion.moves import Terrain
 from hardware.config import Language
+from hardware.errors import HardwareError
 
 log = logging.getLogger(__name__)
 
@@ -25,64 +24,23 @@ SPEAK_TIMEOUT_S = 15.0  # one phrase never takes this long; a hung audio device 
 STALE_S = 8.0  # an announcement still waiting after this many seconds is old news: dropped
 MAX_WAITING = 3  # at most this many phrases wait; a burst drops the oldest first
 
-TERRAIN_NAMES: dict[Language, dict[Terrain, str]] = {
-    Language.EN: {
-        Terrain.DESERT: "Desert",
-        Terrain.FOREST: "Forest",
-        Terrain.MOUNTAIN: "Mountain",
-        Terrain.WATER: "Water",
-        Terrain.ANY: "Any terrain",
-    },
-    Language.FR: {
-        Terrain.DESERT: "Désert",
-        Terrain.FOREST: "Forêt",
-        Terrain.MOUNTAIN: "Montagne",
-        Terrain.WATER: "Eau",
-        Terrain.ANY: "Terrain au choix",
-    },
-    Language.ES: {
-        Terrain.DESERT: "Desierto",
-        Terrain.FOREST: "Bosque",
-        Terrain.MOUNTAIN: "Montaña",
-        Terrain.WATER: "Agua",
-        Terrain.ANY: "Cualquier terreno",
-    },
-}
+class Phrasebook(Protocol):
+    """The words for a phrase key in the speaker's language.
 
-_TEMPLATES: dict[Language, dict[str, str]] = {
-    Language.EN: {
-        "reveal": "{a} and {b}!",
-        "last_turn": "Last turn of round {round}!",
-        "round_end": "Round {round} is over: add up your sights.",
-        "mayor": "Mayor, please check the cards.",
-        "game_end": "The game is over!",
-    },
-    Language.FR: {
-        "reveal": "{a} et {b} !",
-        "last_turn": "Dernier tour de la manche {round} !",
-        "round_end": "La manche {round} est terminée : comptez vos sites.",
-        "mayor": "Maire, vérifiez les cartes, s'il vous plaît.",
-        "game_end": "La partie est terminée !",
-    },
-    Language.ES: {
-        "reveal": "¡{a} y {b}!",
-        "last_turn": "¡Último turno de la ronda {round}!",
-        "round_end": "La ronda {round} ha terminado: sumad vuestras vistas.",
-        "mayor": "Alcalde, revisa las cartas, por favor.",
-        "game_end": "¡La partida ha terminado!",
-    },
-}
+    The words are the pages' own (web/translations: "announce.pair", "speech.last_turn", ...): web
+    passes them in, so what is spoken and what is shown never differ. Terrain and Sight parameters
+    are named in that language by the phrasebook.
+    """
+
+    def __call__(self, key: str, /, **params: object) -> str:
+        """The phrase for key with params filled in."""
+        ...
 
 
-def reveal_phrase(cards: Sequence[Terrain], language: Language) -> str:
-    """The Mayor's announcement, e.g. 'Desert and Water!' / 'Désert et Eau !' / '¡Desierto y Agua!'."""
-    names = TERRAIN_NAMES[language]
-    return _TEMPLATES[language]["reveal"].format(a=names[cards[0]], b=names[cards[1]])
-
-
-def phrase(key: str, language: Language, **params: object) -> str:
-    """A reminder ('last_turn', 'round_end', 'mayor', 'game_end') in a language."""
-    return _TEMPLATES[language][key].format(**params)
+def phrase_keys(key: str, /, **params: object) -> str:
+    """A phrasebook without words, for tools that run the rig without the pages: 'key a=b'."""
+    shown = " ".join(f"{name}={getattr(value, 'value', value)}" for name, value in params.items())
+    return f"{key} {shown}".strip()
 
 
 class Speaker(Protocol):

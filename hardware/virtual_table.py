@@ -21,11 +21,11 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from companion.errors import ConfigError
 from companion.moves import Terrain
 from companion.rules import SOLO_REMAINING_KEPT, red_card_count
 from companion.state import GameState, NextStep
 from hardware.camera import Camera
+from hardware.errors import ConfigError
 from vision.cards import CARD_IDS, RED_CARDS, SETUP_CARDS
 from vision.props import BAND_ROWS, Background, render_background
 from vision.render import CARD_H_MM, CARD_W_MM, render_card

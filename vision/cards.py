@@ -2,31 +2,26 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
 TERRAINS = ("desert", "forest", "mountain", "water", "any")
 SIGHTS = ("obelisk", "book", "toucan", "yeti", "sea_monster")
 LETTERS = ("A", "B", "C", "D", "E")
 
-# Blue bonus card points, (#1, #2) per letter (facts/tucana.md).
-BLUE_POINTS = {"A": (3, 2), "B": (4, 2), "C": (5, 3), "D": (6, 4), "E": (7, 5)}
+# What the printed cards carry has one home, companion/cards.json (facts/tucana.md as data): read
+# here as a file, since vision imports no code of the project outside itself.
+_PRINTED = json.loads((Path(__file__).resolve().parents[1] / "companion" / "cards.json").read_text("utf-8"))
 
-RED_POINTS = 6  # every red bonus card is worth 6 points
+# Blue bonus card points, (#1, #2) per letter.
+BLUE_POINTS = {letter: tuple(points) for letter, points in _PRINTED["blue_cards"].items()}
 
-# The 13 set-up cards, letters read clockwise from the red letter (facts/tucana.md numbering).
-SETUP_LETTERS = {
-    "setup-01": "CEBAEDCDAB",
-    "setup-02": "ECAEBDABDC",
-    "setup-03": "ADCBDACEBE",
-    "setup-04": "EBDBACAECD",
-    "setup-05": "BEDCBADECA",
-    "setup-06": "ACBDCDEBAE",
-    "setup-07": "BDCAEBEDCA",
-    "setup-08": "CAECBADEBD",
-    "setup-09": "EADBCEBDAC",
-    "setup-10": "DBACECDAEB",
-    "setup-11": "DADBAECECB",
-    "setup-12": "DCEADCBAEB",
-    "setup-13": "BACBDCEAED",
-}
+RED_POINTS = _PRINTED["red_points"]  # every red bonus card is worth this many points
+
+# The 13 set-up cards by card ID, letters read clockwise from the red letter.
+SETUP_LETTERS = {f"setup-{int(number):02d}": letters for number, letters in _PRINTED["setup_cards"].items()}
 
 BLUE_CARDS = tuple(f"blue-{letter}{n}" for letter in LETTERS for n in (1, 2))
 RED_CARDS = tuple(f"red-{sight}" for sight in SIGHTS)
@@ -48,8 +43,41 @@ def setup_letters(card: str) -> str | None:
 
 def blue_points(card: str) -> int:
     """Return the points printed on a blue bonus card such as 'blue-C2'."""
-    letter, number = card[len("blue-")], int(card[-1])
-    return BLUE_POINTS[letter][number - 1]
+    face = _FACES[card]
+    return BLUE_POINTS[face.letter][face.number - 1]
 
 
+class CardKind(Enum):
+    """The four kinds of card the companion reads."""
+
+    TERRAIN = "terrain"
+    BLUE = "blue"
+    RED = "red"
+    SETUP = "setup"
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """What a card ID names: its kind and what the card shows (the one parser of card IDs)."""
+
+    kind: CardKind
+    terrain: str | None = None  # terrain cards: desert .. any
+    letter: str | None = None  # blue bonus cards: A .. E
+    number: int | None = None  # blue bonus cards: #1 or #2; set-up cards: 1 .. 13
+    sight: str | None = None  # red bonus cards: the sight shown twice
+    letters: str | None = None  # set-up cards: the ten letters clockwise from the red letter
+
+
+def card_face(card: str) -> CardFace | None:
+    """What a card ID of contract 2 shows, e.g. 'blue-C2' -> blue, C, #2; None for anything else."""
+    return _FACES.get(card)
+
+
+_FACES = {
+    **{t: CardFace(CardKind.TERRAIN, terrain=t) for t in TERRAINS},
+    **{f"blue-{letter}{n}": CardFace(CardKind.BLUE, letter=letter, number=n) for letter in LETTERS for n in (1, 2)},
+    **{f"red-{sight}": CardFace(CardKind.RED, sight=sight) for sight in SIGHTS},
+    **{card: CardFace(CardKind.SETUP, number=int(card.split("-")[1]), letters=letters)
+       for card, letters in SETUP_LETTERS.items()},
+}
 _CARD_ID_SET = frozenset(CARD_IDS)

@@ -12,8 +12,8 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import BadRequest, NotFound, ServiceUnavailable
 
-from companion.errors import ConflictError, PermissionRefused
-from companion.moves import TYPE_NAMES, Claim, Entry, parse_entry
+from companion.moves import Claim, Entry, parse_entry
+from web.errors import ConflictError, PermissionRefused, RequestRefused
 from web.security import (
     MAYOR_COOKIE,
     MAYOR_COOKIE_MAX_AGE_S,
@@ -75,10 +75,10 @@ def is_mayor() -> bool:
     return security.is_mayor_token(request.cookies.get(MAYOR_COOKIE))
 
 
-def require_mayor(what: str) -> None:
+def require_mayor() -> None:
     """Refuse with 403 unless the Mayor is asking."""
     if not is_mayor():
-        raise PermissionRefused(f"{what} needs the Mayor's PIN")
+        raise PermissionRefused.of("mayor_only")
 
 
 def seat_player() -> str | None:
@@ -90,15 +90,15 @@ def seat_player() -> str | None:
 def _authorise(entry: Entry) -> None:
     """A claim needs that player's seat or the Mayor; every other entry needs the Mayor."""
     if not isinstance(entry, Claim):
-        require_mayor(f"a {TYPE_NAMES[type(entry)]} entry")
+        require_mayor()
         return
     if is_mayor():
         return
     seat = seat_player()
     if seat is None:
-        raise PermissionRefused(f"take {entry.player}'s seat first to claim for {entry.player}")
+        raise PermissionRefused.of("seat_first", player=entry.player)
     if seat != entry.player:
-        raise PermissionRefused(f"this phone holds {seat}'s seat: it cannot claim for {entry.player}")
+        raise PermissionRefused.of("other_seat", seat=seat, player=entry.player)
 
 
 def _check_expected_seq() -> None:
@@ -109,7 +109,7 @@ def _check_expected_seq() -> None:
         raise BadRequest(f"{EXPECT_SEQ_HEADER} must be a whole number, not {raw!r}")
     now = services().table.seq
     if int(raw) != now:
-        raise ConflictError(f"the log moved on: you saw entry {raw}, the newest is {now}; reload")
+        raise ConflictError.of("log_moved_on", seen=int(raw), newest=now)
 
 
 @bp.get("/session")
@@ -181,7 +181,7 @@ def export() -> Response:
 @bp.post("/import")
 def import_log() -> tuple[Response, int]:
     """Mayor: check a JSONL log against the rules, store it as a new game and make it current."""
-    require_mayor("importing a log")
+    require_mayor()
     text = request.get_data(as_text=True)
     s = services()
     game_id = s.store.import_jsonl(text)  # RefusedLine names the line; nothing is stored then
@@ -221,8 +221,9 @@ def join_seat() -> Response:
     s = services()
     game_id, _, st = s.table.snapshot()
     if game_id is None or player not in st.players:
-        raise BadRequest(f"{player!r} is not a player of the current game")
+        raise RequestRefused.of("not_a_seat", player=player)
     token = s.security.seats.join(game_id, player, request.cookies.get(SEAT_COOKIE))
+    _seats_changed(game_id)
     response = jsonify({"game_id": game_id, "seat": player})
     response.set_cookie(SEAT_COOKIE, token, max_age=SEAT_COOKIE_MAX_AGE_S, httponly=True,
                         samesite="Strict", path="/")
@@ -234,8 +235,8 @@ def leave_seat() -> Response:
     """Give up this phone's seat."""
     s = services()
     player = seat_player()
-    if player is not None and s.table.game_id is not None:
-        s.security.seats.free(s.table.game_id, player)
+    if player is not None and s.table.game_id is not None and s.security.seats.free(s.table.game_id, player):
+        _seats_changed(s.table.game_id)
     response = jsonify({"seat": None})
     response.delete_cookie(SEAT_COOKIE, path="/", samesite="Strict", httponly=True)
     return response
@@ -244,11 +245,35 @@ def leave_seat() -> Response:
 @bp.post("/seats/free")
 def free_seat() -> Response:
     """Mayor: free a player's seat so another phone can take it."""
-    require_mayor("freeing a seat")
+    require_mayor()
     player = _field(_body(), "player", {"player"})
     s = services()
     freed = s.table.game_id is not None and s.security.seats.free(s.table.game_id, player)
+    if freed:
+        _seats_changed(s.table.game_id)
     return jsonify({"player": player, "freed": freed})
+
+
+@bp.post("/seats/keep")
+def keep_seats() -> Response:
+    """Mayor: a new game with the same players keeps every phone on its seat of game {"from": id}."""
+    require_mayor()
+    doc = _body()
+    previous = doc.get("from")
+    if set(doc) - {"from"} or not isinstance(previous, int) or isinstance(previous, bool):
+        raise BadRequest('the body is {"from": the game id whose seats the current game keeps}')
+    s = services()
+    game_id, _, st = s.table.snapshot()
+    if game_id is None or game_id == previous:
+        raise RequestRefused.of("no_new_game")
+    kept = s.security.seats.carry(previous, game_id, st.players)
+    _seats_changed(game_id)
+    return jsonify({"game_id": game_id, "kept": sorted(kept)})
+
+
+def _seats_changed(game_id: int) -> None:
+    """Tell every page which seats are held now: a phone learns at once that its seat changed."""
+    services().hub.seats_changed(game_id, services().security.seats.taken(game_id))
 
 
 @bp.post("/mayor/login")
@@ -292,6 +317,7 @@ def stream() -> Response:
         body = services().hub.stream(
             last_event_id=int(raw) if raw is not None else None,
             game_id=int(game) if game is not None else None,
+            rig=request.args.get("rig") == "1",
         )
     except TooManyStreams as exc:
         raise ServiceUnavailable(str(exc)) from None

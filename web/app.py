@@ -9,14 +9,9 @@ from typing import Any
 from flask import Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.errors import (
-    ConflictError,
-    HardwareError,
-    PermissionRefused,
-    RefusedLine,
-    TucanaError,
-    UnknownGameError,
-)
+from companion.errors import RefusedLine, TucanaError, UnknownGameError
+from hardware.errors import HardwareError, NotNowError
+from web.errors import ConflictError, PermissionRefused
 from web.security import CSRF_COOKIE, PinLockout, csrf_refusal
 from web.services import Services
 
@@ -28,6 +23,7 @@ _STATUS: tuple[tuple[type[TucanaError], int], ...] = (
     (PinLockout, 429),
     (PermissionRefused, 403),
     (ConflictError, 409),
+    (NotNowError, 409),
     (UnknownGameError, 404),
     (HardwareError, 503),
     (TucanaError, 400),
@@ -35,17 +31,25 @@ _STATUS: tuple[tuple[type[TucanaError], int], ...] = (
 
 
 def error_status(error: TucanaError) -> int:
-    """The HTTP status of an engine or web error."""
+    """The HTTP status of an engine, hardware or web error."""
     return next(status for cls, status in _STATUS if isinstance(error, cls))
+
+
+def error_json(error: TucanaError) -> dict[str, Any]:
+    """{"error": English text, "code", "params"}: a page says it by code in its own language."""
+    doc: dict[str, Any] = {"error": str(error)}
+    if error.code is not None:
+        doc["code"] = error.code
+        doc["params"] = dict(error.params)
+    if isinstance(error, RefusedLine):
+        doc["line"] = error.line
+    return doc
 
 
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(TucanaError)
     def _tucana_error(error: TucanaError) -> tuple[Response, int]:
-        doc: dict[str, Any] = {"error": str(error)}
-        if isinstance(error, RefusedLine):
-            doc["line"] = error.line
-        return jsonify(doc), error_status(error)
+        return jsonify(error_json(error)), error_status(error)
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> Any:

@@ -15,11 +15,12 @@ from flask import Blueprint, Response, jsonify
 from werkzeug.exceptions import BadRequest
 from werkzeug.wsgi import ClosingIterator
 
-from companion.errors import ConflictError, HardwareError
 from companion.moves import parse_entry
 from companion.table import Accepted
 from hardware.controls import ButtonAction
+from hardware.errors import HardwareError
 from web.api import _body, require_mayor, services
+from web.errors import ConflictError
 from web.serialize import accepted_json
 
 bp = Blueprint("hardware_api", __name__, url_prefix="/api")
@@ -34,7 +35,7 @@ _previews = threading.BoundedSemaphore(MJPEG_MAX_STREAMS)
 def _rig() -> Any:
     rig = services().rig
     if rig is None:
-        raise HardwareError("no camera: tap the cards on the Mayor's console instead")
+        raise HardwareError.of("no_camera")
     return rig
 
 
@@ -43,24 +44,33 @@ def _desk(call: Callable[[], Any]) -> Any:
     try:
         return call()
     except FutureTimeout:
-        raise HardwareError("the Mayor's desk did not answer in time: try again") from None
+        raise HardwareError.of("desk_slow") from None
 
 
-def _answer(result: Any) -> tuple[Response, int]:
-    """An entry the desk submitted (201 with it), or the rig's status after the request (200)."""
-    if isinstance(result, Accepted):
-        return jsonify(accepted_json(result)), 201
-    return jsonify(services().rig.status()), 200
+def rig_json() -> dict[str, Any]:
+    """The rig's status document (web/API.md), the same for every camera route and the stream."""
+    rig = services().rig
+    if rig is None:
+        from hardware.rig import no_rig_status
+
+        return no_rig_status(services().language).to_json()
+    return rig.status().to_json()
+
+
+def _answer(result: Any = None) -> tuple[Response, int]:
+    """Every camera route's answer: the rig's status after the request, with the entry it made.
+
+    "accepted" is the entry the request added to the log (201), or null (200).
+    """
+    doc = rig_json()
+    doc["accepted"] = accepted_json(result) if isinstance(result, Accepted) else None
+    return jsonify(doc), 201 if isinstance(result, Accepted) else 200
 
 
 @bp.get("/camera")
-def camera_status() -> Response:
-    """The camera and scanner status, with the last reading (null when there is no camera)."""
-    rig = services().rig
-    if rig is None:
-        return jsonify({"camera": "none", "camera_ok": False, "scanner": None, "virtual": False,
-                        "last_reading": None, "pending": None})
-    return jsonify(rig.status())
+def camera_status() -> tuple[Response, int]:
+    """The camera and scanner status: last reading, reading held for the Mayor, note, LEDs."""
+    return _answer()
 
 
 @bp.get("/camera/snapshot.jpg")
@@ -75,7 +85,7 @@ def crop() -> Response:
     """The crop of the last reading (the cards as the scanner saw them) as a JPEG."""
     data = _rig().crop_jpeg()
     if data is None:
-        raise HardwareError("no reading yet")
+        raise HardwareError.of("no_reading")
     return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -85,7 +95,7 @@ def preview_stream() -> Response:
     rig = _rig()
     stopping, clock = services().stopping, services().clock
     if not _previews.acquire(blocking=False):
-        raise HardwareError(f"{MJPEG_MAX_STREAMS} camera previews are open already")
+        raise HardwareError.of("previews_full", count=MJPEG_MAX_STREAMS)
 
     def frames() -> Iterator[bytes]:
         end = clock() + MJPEG_MAX_S
@@ -107,49 +117,49 @@ def preview_stream() -> Response:
 
 
 @bp.post("/table/lay")
-def lay_cards() -> Response:
+def lay_cards() -> tuple[Response, int]:
     """Mayor: lay cards on the virtual table, e.g. {"cards": ["desert", "water"]} ([] clears it)."""
-    require_mayor("laying cards on the virtual table")
+    require_mayor()
     doc = _body()
     cards = doc.get("cards")
     if set(doc) - {"cards"} or not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise BadRequest('the body is {"cards": [card IDs]}, e.g. ["desert", "water"]')
     rig = _rig()
     if not rig.has_virtual_table:
-        raise ConflictError("the camera is not the virtual table: lay real cards under it")
+        raise ConflictError.of("not_virtual")
     _desk(lambda: rig.lay(cards))
-    return jsonify(rig.status())
+    return _answer()
 
 
 @bp.post("/table/lay_next")
-def lay_next() -> Response:
+def lay_next() -> tuple[Response, int]:
     """Mayor: lay on the virtual table the cards the game needs next (a fair draw)."""
-    require_mayor("laying cards on the virtual table")
+    require_mayor()
     rig = _rig()
     if not rig.has_virtual_table:
-        raise ConflictError("the camera is not the virtual table: lay real cards under it")
+        raise ConflictError.of("not_virtual")
     _desk(rig.lay_next)
-    return jsonify(rig.status())
+    return _answer()
 
 
 @bp.post("/scanner/confirm")
 def confirm_reading() -> tuple[Response, int]:
     """Mayor: apply the reading waiting for confirmation, as read."""
-    require_mayor("confirming a reading")
+    require_mayor()
     return _answer(_desk(_rig().confirm))
 
 
 @bp.post("/scanner/dismiss")
 def dismiss_reading() -> tuple[Response, int]:
     """Mayor: drop the reading waiting for confirmation; lay the cards again."""
-    require_mayor("dismissing a reading")
+    require_mayor()
     return _answer(_desk(_rig().dismiss))
 
 
 @bp.post("/scanner/correct")
 def correct_reading() -> tuple[Response, int]:
     """Mayor: apply this contract-1 entry instead of the reading waiting for confirmation."""
-    require_mayor("correcting a reading")
+    require_mayor()
     entry = parse_entry(_body())
     return _answer(_desk(lambda: _rig().correct(entry)))
 
@@ -157,7 +167,7 @@ def correct_reading() -> tuple[Response, int]:
 @bp.post("/button")
 def button() -> tuple[Response, int]:
     """Mayor: the button on screen, {"action": "press"} (confirm / next) or "hold" (undo)."""
-    require_mayor("the Mayor's button")
+    require_mayor()
     doc = _body()
     try:
         action = ButtonAction(doc.get("action"))
@@ -178,7 +188,7 @@ def enroll_status() -> Response:
 @bp.post("/deck/enroll")
 def enroll_card() -> Response:
     """Mayor: take the current frame as a photo of {"card": ID} for the owner's deck."""
-    require_mayor("enrolling cards")
+    require_mayor()
     doc = _body()
     card = doc.get("card")
     if set(doc) - {"card"} or not isinstance(card, str) or not card:
@@ -189,12 +199,12 @@ def enroll_card() -> Response:
 @bp.delete("/deck/enroll")
 def forget_deck() -> Response:
     """Mayor: forget every photo of the owner's deck; the built-in art reads every card again."""
-    require_mayor("forgetting the enrolled deck")
+    require_mayor()
     return jsonify(_rig().forget(None))
 
 
 @bp.delete("/deck/enroll/<card>")
 def forget_card(card: str) -> Response:
     """Mayor: forget the photos of one card; the built-in art reads it again."""
-    require_mayor("forgetting enrolled cards")
+    require_mayor()
     return jsonify(_rig().forget(card))

@@ -1,11 +1,23 @@
-"""English, French and Spanish text for the pages: picked from the browser, switchable by cookie."""
+"""English, French and Spanish text for the pages and the voice: picked from the browser, switchable by cookie.
+
+One catalogue per language (web/translations). The English of a refusal lives with the code
+that refuses (companion/errors.py, hardware/errors.py, web/errors.py) and is merged in here as
+"refusal.<code>"; French and Spanish translate it in their files. The speaker says the same words
+the pages show (phrasebook).
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from typing import Any
+
+from companion.errors import REFUSALS as RULE_REFUSALS
+from companion.moves import Island, Sight, Terrain
+from hardware.errors import REFUSALS as HARDWARE_REFUSALS
+from web.errors import REFUSALS as WEB_REFUSALS
 
 LANGUAGES = ("en", "fr", "es")
 DEFAULT_LANGUAGE = "en"
@@ -15,13 +27,34 @@ LANGUAGE_NAMES = {"en": "English", "fr": "Français", "es": "Español"}
 LANGUAGE_COOKIE_MAX_AGE_S = 365 * 24 * 3600
 
 
+REFUSAL_PREFIX = "refusal."
+_NAMED = ((Terrain, "terrain"), (Sight, "sight"), (Island, "island"))  # engine values with a name in the catalogue
+
+
+def english_refusals() -> dict[str, str]:
+    """Every refusal a page may show, by its catalogue key, in the English of the code that refuses."""
+    merged: dict[str, str] = {}
+    for refusals in (RULE_REFUSALS, HARDWARE_REFUSALS, WEB_REFUSALS):
+        merged.update({REFUSAL_PREFIX + code: _sentence(text) for code, text in refusals.items()})
+    return merged
+
+
+def _sentence(text: str) -> str:
+    """A refusal as a page shows it: a capital first letter and a full stop."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", ")")) else text + "."
+
+
 @lru_cache(maxsize=len(LANGUAGES))
 def catalog(language: str) -> dict[str, str]:
     """The flat key -> text table of one language (English for an unknown language)."""
     if language not in LANGUAGES:
         language = DEFAULT_LANGUAGE
     text = resources.files("web").joinpath("translations", f"{language}.json").read_text("utf-8")
-    return json.loads(text)
+    table = json.loads(text)
+    if language == DEFAULT_LANGUAGE:
+        table.update(english_refusals())
+    return table
 
 
 def translate(language: str, key: str, **params: Any) -> str:
@@ -54,6 +87,37 @@ def pick_language(cookie: str | None, accepted: list[tuple[str, float]], default
         if chosen:
             return chosen
     return normalise(default) or DEFAULT_LANGUAGE
+
+
+def name_of(language: str, value: Any) -> Any:
+    """An engine value as the language names it inside a sentence (Terrain.ANY -> 'any terrain').
+
+    Names are written capitalised in the catalogue (a card's label); inside a sentence they take
+    sentence case, and sentence() capitalises whatever comes first. Other values stay as they are.
+    """
+    for kind, names in _NAMED:
+        if isinstance(value, kind):
+            name = translate(language, f"{names}.{value.value}")
+            return name if kind is Island else name[:1].lower() + name[1:]
+    return value
+
+
+def sentence(text: str) -> str:
+    """Sentence case: the first letter up ('¡desierto y agua!' -> '¡Desierto y agua!'), the rest as it is."""
+    for i, char in enumerate(text):
+        if char.isalpha():
+            return text[:i] + char.upper() + text[i + 1:]
+    return text
+
+
+def phrasebook(language: str) -> Callable[..., str]:
+    """What the speaker says, in the pages' words: phrasebook('fr')('announce.pair', a=..., b=...)."""
+
+    def say(key: str, /, **params: Any) -> str:
+        """The phrase for key in sentence case, its terrain and sight parameters named in the language."""
+        return sentence(translate(language, key, **{name: name_of(language, v) for name, v in params.items()}))
+
+    return say
 
 
 def client_catalog(language: str) -> dict[str, str]:

@@ -180,17 +180,23 @@ def _game_paths() -> dict[str, Any]:
         "/seats/leave": {"post": _op("Give up this phone's seat")},
         "/seats/free": {"post": _op("Free a player's seat", auth=Auth.MAYOR, body=player,
                                     errors=(400, 403, 429))},
+        "/seats/keep": {"post": _op("A new game with the same players keeps each phone on its seat",
+                                    auth=Auth.MAYOR, body=_json({"type": "object", "required": ["from"],
+                                                                 "properties": {"from": {"type": "integer"}}}),
+                                    errors=(400, 403, 429))},
         "/mayor": {"get": _op("Whether this browser is the Mayor's console (with the PIN if so)")},
         "/mayor/login": {"post": _op("Check the PIN once: sets the HttpOnly tucana_mayor cookie",
                                      body=_json({"type": "object", "required": ["pin"],
                                                  "properties": {"pin": {"type": "string"}}}),
                                      errors=(400, 403, 429))},
         "/mayor/logout": {"post": _op("Forget the mayor cookie")},
-        "/stream": {"get": _op("Server-Sent Events: hello, entry and reset messages, id = seq",
+        "/stream": {"get": _op("Server-Sent Events: hello, entry and reset (id = seq), seats, and rig "
+                               "(the Rig document) with rig=1",
                                media="text/event-stream", ok_schema={"type": "string"},
                                params=[_query("last_event_id", "catch up after this seq (or the "
                                               "Last-Event-ID header)"),
-                                       _query("game_id", "the game the page shows; another -> reset")],
+                                       _query("game_id", "the game the page shows; another -> reset"),
+                                       _query("rig", "1: also the hardware's status, now and on each change")],
                                errors=(400, 503))},
     }
 
@@ -198,9 +204,10 @@ def _game_paths() -> dict[str, Any]:
 def _hardware_paths() -> dict[str, Any]:
     """The routes of web/hardware_api.py: camera, virtual table, scanner, button, deck enrollment."""
     entry = {"$ref": "#/components/schemas/Entry"}
+    rig = {"$ref": "#/components/schemas/Rig"}
     enrollment, enrolled, forgotten = _enrollment_schemas()
     return {
-        "/camera": {"get": _op("Camera and scanner status with the last reading")},
+        "/camera": {"get": _op("Camera and scanner status with the last reading", ok_schema=rig)},
         "/camera/snapshot.jpg": {"get": _op("The newest frame", media="image/jpeg",
                                             ok_schema={"type": "string", "format": "binary"},
                                             errors=(503,))},
@@ -215,19 +222,20 @@ def _hardware_paths() -> dict[str, Any]:
                                    body=_json({"type": "object", "required": ["cards"],
                                                "properties": {"cards": {"type": "array",
                                                                         "items": {"type": "string"}}}}),
-                                   errors=(400, 403, 409, 503))},
+                                   ok_schema=rig, errors=(400, 403, 409, 503))},
         "/table/lay_next": {"post": _op("Lay the cards the game needs next on the virtual table",
-                                        auth=Auth.MAYOR, errors=(403, 409, 503))},
+                                        auth=Auth.MAYOR, ok_schema=rig, errors=(403, 409, 503))},
         "/scanner/confirm": {"post": _op("Apply the reading waiting for the Mayor, as read", auth=Auth.MAYOR,
-                                         ok=201, errors=(400, 403, 503))},
+                                         ok=201, ok_schema=rig, errors=(400, 403, 409, 503))},
         "/scanner/dismiss": {"post": _op("Drop the reading waiting for the Mayor", auth=Auth.MAYOR,
-                                         errors=(403, 503))},
+                                         ok_schema=rig, errors=(403, 503))},
         "/scanner/correct": {"post": _op("Apply this entry instead of the reading waiting for the Mayor",
-                                         auth=Auth.MAYOR, ok=201, body=_json(entry), errors=(400, 403, 503))},
+                                         auth=Auth.MAYOR, ok=201, ok_schema=rig, body=_json(entry),
+                                         errors=(400, 403, 503))},
         "/button": {"post": _op("The Mayor's button on screen: press (confirm / next) or hold (undo)",
-                                auth=Auth.MAYOR, body=_json({"type": "object", "required": ["action"],
-                                                          "properties": {"action": {
-                                                              "type": "string", "enum": ["press", "hold"]}}}),
+                                auth=Auth.MAYOR, ok_schema=rig,
+                                body=_json({"type": "object", "required": ["action"],
+                                            "properties": {"action": {"type": "string", "enum": ["press", "hold"]}}}),
                                 errors=(400, 403, 503))},
         "/deck/enroll": {
             "get": _op("The owner's deck: cards enrolled, photos of each, the next card to lay",
@@ -248,6 +256,18 @@ def _hardware_paths() -> dict[str, Any]:
     }
 
 
+def _rig_schema() -> dict[str, Any]:
+    """The hardware's status: GET /api/camera, every camera route, the stream's rig event."""
+    cards = {"type": "array", "items": {"type": "string"}}
+    nullable = {"type": "object", "nullable": True, "additionalProperties": True}
+    return {"type": "object", "properties": {
+        "camera": {"type": "string"}, "camera_ok": {"type": "boolean"}, "scanner": nullable,
+        "virtual": {"type": "boolean"}, "virtual_cards": cards, "stable": cards,
+        "half_read": {"type": "string", "nullable": True}, "reading": nullable, "pending": nullable,
+        "note": nullable, "lights": _JSON_OBJ, "language": {"type": "string"},
+        "accepted": {"allOf": [{"$ref": "#/components/schemas/Accepted"}], "nullable": True}}}
+
+
 def document() -> dict[str, Any]:
     """The whole OpenAPI document."""
     schemas = _entry_schemas()
@@ -257,7 +277,9 @@ def document() -> dict[str, Any]:
         "game_id": {"type": "integer"}, "seq": {"type": "integer"}, "entry": {"$ref": "#/components/schemas/Entry"},
         "events": {"type": "array", "items": _JSON_OBJ}, "state": {"$ref": "#/components/schemas/State"}}}
     schemas["Error"] = {"type": "object", "required": ["error"],
-                        "properties": {"error": {"type": "string"}, "line": {"type": "integer"}}}
+                        "properties": {"error": {"type": "string"}, "code": {"type": "string"},
+                                       "params": _JSON_OBJ, "line": {"type": "integer"}}}
+    schemas["Rig"] = _rig_schema()
     return {
         "openapi": OPENAPI_VERSION,
         "info": {

@@ -23,7 +23,8 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from companion.errors import ConfigError, ConflictError, PermissionRefused
+from hardware.errors import ConfigError
+from web.errors import ConflictError, PermissionRefused
 
 PIN_DIGITS = 6  # one in a million per guess; with the lockout below, guessing takes months
 PIN_FAILURES_MAX = 5  # wrong PINs from one address before it must wait
@@ -101,7 +102,7 @@ class SeatBook:
             if held is not None:
                 if token and hmac.compare_digest(held, _hash(token)):
                     return token
-                raise ConflictError(f"{player}'s seat is taken by another phone; the Mayor can free it")
+                raise ConflictError.of("seat_taken", player=player)
             for other, digest in list(seats.items()):
                 if token and hmac.compare_digest(digest, _hash(token)):
                     del seats[other]  # moving to another seat gives up the old one
@@ -132,6 +133,17 @@ class SeatBook:
             del seats[player]
             self._save()
             return True
+
+    def carry(self, from_game: int, to_game: int, players: tuple[str, ...]) -> set[str]:
+        """A new game with the same players: each phone keeps its seat; returns the players kept."""
+        with self._lock:
+            old = self._seats.get(str(from_game), {})
+            seats = self._seats.setdefault(str(to_game), {})
+            kept = {p for p in players if p in old and p not in seats}
+            seats.update({p: old[p] for p in kept})
+            if kept:
+                self._save()
+            return kept
 
     def taken(self, game_id: int | None) -> set[str]:
         """The players of this game whose seat a phone holds."""
@@ -184,13 +196,13 @@ class Security:
             recent = [t for t in self._failures.get(address, []) if now - t < PIN_LOCKOUT_S]
             if len(recent) >= PIN_FAILURES_MAX:
                 wait = int(PIN_LOCKOUT_S - (now - recent[0])) + 1
-                raise PinLockout(f"too many wrong PINs: try again in {wait} s")
+                raise PinLockout.of("pin_lockout", seconds=wait)
             if isinstance(given, str) and hmac.compare_digest(given.encode(), self.pin.encode()):
                 self._failures.pop(address, None)
                 return
             recent.append(now)
             self._failures[address] = recent
-        raise PermissionRefused("wrong Mayor PIN")
+        raise PermissionRefused.of("wrong_pin")
 
     def mayor_token(self) -> str:
         """The value of the mayor cookie: bound to this PIN, so a new PIN logs every console out."""

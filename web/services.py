@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from companion.store import LogStore
 from companion.table import Table
+from web.i18n import DEFAULT_LANGUAGE
 from web.security import Security
 from web.stream import StreamHub
 
+if TYPE_CHECKING:  # the rig pulls in numpy; a companion without hardware never imports it
+    from hardware.rig import Rig
+    from web.settings import Settings
+
 DB_FILE = "tucana.sqlite3"
-_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -27,35 +30,46 @@ class Services:
     table: Table
     hub: StreamHub
     security: Security
-    rig: Any = None  # the hardware rig (camera, scanner, controls); None = manual entry only
-    settings: Any = None  # web.settings.Settings when served; None in tests
+    rig: Rig | None = None  # camera, scanner, controls and speech; None = manual entry only
+    settings: Settings | None = None  # when served; None in tests
     clock: Callable[[], float] = time.monotonic
-    closers: list[Callable[[], None]] = field(default_factory=list)
     stopping: threading.Event = field(default_factory=threading.Event)  # set once close() begins
+
+    @property
+    def language(self) -> str:
+        """The companion's default language (the pages' own comes from the browser or its cookie)."""
+        return self.settings.language if self.settings is not None else DEFAULT_LANGUAGE
+
+    def use_rig(self, rig: Rig) -> None:
+        """Attach the hardware: the console follows its status over the stream (`rig` events)."""
+        self.rig = rig
+        self.hub.follow_rig(lambda: rig.status().to_json())
+        rig.subscribe(lambda status: self.hub.rig_changed(status.to_json()))
 
     def close(self) -> None:
         """Stop the streams, release the hardware, close the database; each step runs once."""
         self.stopping.set()
         self.hub.close()
-        for closer in reversed(self.closers):
-            try:
-                closer()
-            except Exception:  # shutting down: report and go on releasing the rest
-                _log.exception("closing %r failed", closer)
-        self.closers.clear()
-        if self.rig is not None and hasattr(self.rig, "close"):
+        if self.rig is not None:
             self.rig.close()
             self.rig = None
         self.store.close()
 
 
-def build_services(data_dir: Path, *, rig: Any = None, settings: Any = None,
-                   keepalive_s: float | None = None) -> Services:
-    """Open the SQLite log in data_dir, resume the newest game, and wire the hub and security."""
+def build_services(data_dir: Path, *, rig: Rig | None = None, settings: Settings | None = None,
+                   keepalive_s: float | None = None, durable: bool = True) -> Services:
+    """Open the SQLite log in data_dir, resume the newest game, and wire the hub and security.
+
+    durable=False skips the fsync of every entry (tests that do not pull the plug): a power cut
+    could then lose the newest entries, never corrupt the log.
+    """
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
-    store = LogStore(data_dir / DB_FILE)
+    store = LogStore(data_dir / DB_FILE, durable=durable)
     table = Table(store)
     hub = StreamHub(table) if keepalive_s is None else StreamHub(table, keepalive_s=keepalive_s)
     security = Security.in_folder(data_dir)
-    return Services(store=store, table=table, hub=hub, security=security, rig=rig, settings=settings)
+    services = Services(store=store, table=table, hub=hub, security=security, settings=settings)
+    if rig is not None:
+        services.use_rig(rig)
+    return services

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from companion.errors import ConfigError
 from hardware.config import (
     GpioMode,
     PinMap,
@@ -25,6 +24,7 @@ from hardware.config import (
     default_camera_spec,
     on_raspberry_pi,
 )
+from hardware.errors import ConfigError
 from web.i18n import LANGUAGES
 
 ENV_CONFIG = "TUCANA_CONFIG"

@@ -1,7 +1,9 @@
 """Server-Sent Events: every accepted entry goes to every open stream, with the log's sequence number.
 
 A stream starts with a reconnect hint and a `hello`, then catches up from Last-Event-ID, then
-follows live. Each accepted entry is serialised once and shared by every stream. A stream whose
+follows live. Besides the entries (`entry`, `reset`), a `seats` event says which seats phones
+hold whenever that changes, and a stream opened with rig=1 (the Mayor console) gets the
+hardware's status as a `rig` event at once and on every change: one channel, no polling. Each accepted entry is serialised once and shared by every stream. A stream whose
 phone does not read fast enough is closed rather than allowed to grow memory: its browser
 reconnects with Last-Event-ID and catches up from the log, which loses nothing.
 """
@@ -30,20 +32,22 @@ class TooManyStreams(TucanaError, RuntimeError):
 
 @dataclass(frozen=True)
 class Frame:
-    """One accepted entry, serialised once for every stream."""
+    """One accepted entry (or a seats or rig event), serialised once for every stream."""
 
-    game_id: int
+    game_id: int | None
     seq: int
     is_new_game: bool
     data: str
+    event: str = "entry"  # "seats" and "rig" carry no sequence number and never reset a stream
 
 
 class _Client:
     """One open stream's bounded queue; overflow marks it for closing instead of growing."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, *, rig: bool = False) -> None:
         self.frames: deque[Frame | None] = deque()
         self.limit = limit
+        self.rig = rig  # the Mayor console: wants the hardware's status too
         self.overflowed = False
         self.ready = threading.Condition(threading.Lock())
 
@@ -112,6 +116,7 @@ class StreamHub:
         self._clients: set[_Client] = set()
         self._lock = threading.Lock()
         self._closed = False
+        self._rig_now: Callable[[], dict] | None = None
         self._unsubscribe = table.subscribe(self._on_accepted)
 
     @property
@@ -135,7 +140,24 @@ class StreamHub:
         with self._lock:
             clients = list(self._clients)
         for client in clients:
-            client.offer(frame)
+            if frame is None or frame.event != "rig" or client.rig:
+                client.offer(frame)
+
+    def follow_rig(self, now: Callable[[], dict]) -> None:
+        """Where a console's new stream gets the hardware's status from (its first `rig` event)."""
+        self._rig_now = now
+
+    def rig_changed(self, status: dict) -> None:
+        """Send the hardware's new status to every console's stream."""
+        with self._lock:
+            wanted = any(client.rig for client in self._clients)
+        if wanted:
+            self._broadcast(Frame(None, 0, False, dumps(status), event="rig"))
+
+    def seats_changed(self, game_id: int | None, taken: set[str]) -> None:
+        """Tell every stream which seats of the game phones hold now (a seat was taken or freed)."""
+        self._broadcast(Frame(game_id, 0, False, dumps({"game_id": game_id, "taken": sorted(taken)}),
+                              event="seats"))
 
     def reset(self) -> None:
         """Tell every stream the game changed under it (an imported game was opened)."""
@@ -151,9 +173,9 @@ class StreamHub:
         self._unsubscribe()
         self._broadcast(None)
 
-    def stream(self, *, last_event_id: int | None, game_id: int | None) -> Iterator[bytes]:
-        """Open a stream; raises TooManyStreams when every slot is taken."""
-        client = _Client(self._queue_max)
+    def stream(self, *, last_event_id: int | None, game_id: int | None, rig: bool = False) -> Iterator[bytes]:
+        """Open a stream (rig: with the hardware's status); raises TooManyStreams when every slot is taken."""
+        client = _Client(self._queue_max, rig=rig and self._rig_now is not None)
         with self._lock:
             if len(self._clients) >= self._max_streams:
                 raise TooManyStreams(f"{self._max_streams} live streams are open already")
@@ -178,6 +200,8 @@ class StreamHub:
                 seen = max(last_id, cur_seq)
             else:
                 seen = cur_seq
+            if client.rig and self._rig_now is not None:
+                yield sse(dumps(self._rig_now()), event="rig")
             game = cur_game
             while not self._closed:
                 got, frame = client.take(self._keepalive_s)
@@ -186,6 +210,9 @@ class StreamHub:
                     continue
                 if frame is None:
                     return  # closing, or this phone fell behind: it reconnects and catches up
+                if frame.event != "entry":
+                    yield sse(frame.data, event=frame.event)
+                    continue
                 if frame.game_id != game or frame.is_new_game:
                     game, seen = frame.game_id, frame.seq
                     yield sse(frame.data, event="reset", id=frame.seq)

@@ -15,7 +15,7 @@ try:  # installed in the venv (/opt/tucana/venv/bin/python); else run from a che
 except ImportError:
     sys.path.insert(0, str(REPO))
 
-from companion.errors import ConfigError, HardwareError  # noqa: E402
+from hardware.errors import ConfigError, HardwareError  # noqa: E402
 from web.settings import Settings, load_settings  # noqa: E402
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2

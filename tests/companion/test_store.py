@@ -45,7 +45,7 @@ def test_import_refuses_a_broken_log_and_writes_nothing(store, log):
     """A log that breaks a rule is refused naming the line; the store is unchanged."""
     text = log(players=["Mary"]).setup().reveal().jsonl()
     text += '{"type": "claim", "player": "Nobody", "village": "A"}\n'
-    with pytest.raises(RefusedLine, match="line 4: 'Nobody' is not a player"):
+    with pytest.raises(RefusedLine, match="line 4: Nobody is not a player"):
         store.import_jsonl(text)
     assert store.games() == []
 

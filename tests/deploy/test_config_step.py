@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import ConfigError
+from hardware.errors import ConfigError
 from web.settings import load_settings
 
 from .conftest import INSTALL, REPO

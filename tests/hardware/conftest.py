@@ -28,6 +28,14 @@ class FakeClock:
         self.now += seconds
 
 
+@pytest.fixture(scope="session")
+def phrases():
+    """The pages' words in English, as `tucana serve` hands them to the speaker."""
+    from web.i18n import phrasebook
+
+    return phrasebook("en")
+
+
 @pytest.fixture
 def clock() -> FakeClock:
     """A hand-moved clock."""

@@ -6,7 +6,6 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.errors import ConfigError, HardwareError
 from hardware.camera import Camera, CameraSource, check_frame, open_camera
 from hardware.camera_cv import (
     USB_FAILED_READS,
@@ -18,6 +17,7 @@ from hardware.camera_cv import (
 )
 from hardware.camera_pi import PiCamera, lores_to_bgr
 from hardware.config import parse_camera_spec
+from hardware.errors import ConfigError, HardwareError
 
 
 def _frame(value: int, size=(64, 48)) -> np.ndarray:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import ConfigError
 from hardware.config import (
     CameraKind,
     CameraSpec,
@@ -18,6 +17,7 @@ from hardware.config import (
     parse_gpio_mode,
     parse_language,
 )
+from hardware.errors import ConfigError
 
 
 @pytest.mark.parametrize(

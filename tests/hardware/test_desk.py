@@ -8,16 +8,17 @@ from companion.errors import RuleError
 from companion.moves import NewGame, Reveal, SetupCard, Terrain, dump_line
 from hardware.controls import ButtonAction, BuzzPattern, FakeControls, Light, LightMode
 from hardware.desk import CameraState, Desk, Pressed, Request, Seen
+from hardware.errors import NotNowError
 from hardware.speech import FakeSpeaker
 
 D, F, W = Terrain.DESERT, Terrain.FOREST, Terrain.WATER
 
 
 @pytest.fixture
-def desk(table):
+def desk(table, phrases):
     """A desk over a real table with one game in set-up (Mary and David)."""
     table.submit(NewGame(players=("Mary", "David")))
-    d = Desk(table, FakeControls(), FakeSpeaker())
+    d = Desk(table, FakeControls(), FakeSpeaker(), phrases)
     d.run_pending()
     return d
 
@@ -38,7 +39,7 @@ def test_setup_card_then_reveals_reach_the_log(desk, table):
     _see(desk, "desert")
     _see(desk, "desert", "water")
     assert table.game.entries[1:] == (SetupCard("CEBAEDCDAB"), Reveal((D, W)))
-    assert desk.speaker.said[-1] == "Desert and Water!"
+    assert desk.speaker.said[-1] == "Desert and water!"
 
 
 def test_misread_is_raised_to_the_mayor_not_applied(desk, table):
@@ -106,7 +107,7 @@ def test_hold_undoes_the_last_entry(desk, table):
     desk.post(Pressed(ButtonAction.HOLD))
     desk.run_pending()
     assert table.state.reveals == 0
-    assert desk.note == "undone"
+    assert desk.note.key == "undone"
 
 
 def test_hold_drops_a_half_read_reveal_first(desk, table):
@@ -122,7 +123,7 @@ def test_press_on_a_real_camera_with_nothing_pending_changes_nothing(desk, table
     """A press with nothing pending changes nothing and says there is nothing to confirm."""
     desk.post(Pressed(ButtonAction.PRESS))
     desk.run_pending()
-    assert len(table.game.entries) == 1 and desk.note == "nothing to confirm"
+    assert len(table.game.entries) == 1 and desk.note.key == "nothing_to_confirm"
 
 
 def test_last_turn_and_round_end_buzz_and_speak(desk, table):
@@ -138,7 +139,7 @@ def test_last_turn_and_round_end_buzz_and_speak(desk, table):
     desk.run_pending()
     assert desk.controls.buzzes == [BuzzPattern.LAST_TURN, BuzzPattern.ROUND_END]
     assert "Round 1 is over" in desk.speaker.said[-2]
-    assert desk.speaker.said[-1] == "Desert and Desert!"
+    assert desk.speaker.said[-1] == "Desert and desert!"
     assert desk.controls.lights[Light.READY] is LightMode.ON
 
 
@@ -168,7 +169,7 @@ def test_console_without_virtual_table_refuses_to_lay(desk):
     """Laying cards without a virtual table is refused."""
     future = desk.ask(Request.LAY, ["desert"])
     desk.run_pending()
-    with pytest.raises(RuleError, match="no virtual table"):
+    with pytest.raises(NotNowError, match="no virtual table"):
         future.result(0)
 
 

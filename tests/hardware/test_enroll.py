@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.errors import CardReadError, ConflictError, DeckError, HardwareError
 from companion.moves import NewGame
 from hardware.config import PinMap
 from hardware.enroll import reference_deck
+from hardware.errors import CardReadError, DeckError, HardwareError, NotNowError
 from hardware.rig import Rig, build_rig
 from hardware.speech import FakeSpeaker
 from hardware.virtual_table import VirtualTable
@@ -78,10 +78,10 @@ def test_a_frame_with_two_cards_none_or_a_hand_is_refused_and_nothing_is_written
     before = deck_files(deck)
     for pair in (["forest", "water"], ["water", "forest"], ["any", "forest"]):  # side by side, touching or not
         lay(rig, *pair)
-        with pytest.raises(ConflictError, match="several cards"):
+        with pytest.raises(NotNowError, match="several cards"):
             rig.enroll("water")
     lay(rig)
-    with pytest.raises(ConflictError, match="no card"):
+    with pytest.raises(NotNowError, match="no card"):
         rig.enroll("desert")
     with pytest.raises(DeckError, match="not a card ID"):
         rig.enroll("joker")
@@ -96,7 +96,7 @@ def test_two_cards_apart_in_a_full_size_frame_are_refused(tmp_path: Path) -> Non
     table = WoodcutTable(random.Random(8), hand_reads=0, pool=1)  # 1280x720: the cards lie apart
     table.lay(["forest", "water"])
     owner = OwnerDeck(tmp_path / "deck")
-    with pytest.raises(ConflictError, match="several cards"):
+    with pytest.raises(NotNowError, match="several cards"):
         owner.add("forest", table.read())
     assert not (tmp_path / "deck").exists()
 
@@ -109,7 +109,7 @@ def test_the_mayors_hand_over_the_card_is_refused(table, tmp_path: Path) -> None
     with rig:
         rig.lay(["mountain"])
         rig.scanner.step()  # the hand still withdrawing over the card
-        with pytest.raises(ConflictError, match="something else is in view"):
+        with pytest.raises(NotNowError, match="something else is in view"):
             rig.enroll("mountain")
         assert not (tmp_path / "deck").exists()
 
@@ -118,7 +118,7 @@ def test_a_second_tap_before_the_next_card_is_laid_is_refused(rig: Rig) -> None:
     """Enrolling another card while the last one is still in view is refused."""
     lay(rig, "mountain")
     rig.enroll("mountain")
-    with pytest.raises(ConflictError, match="still sees the card just enrolled as mountain"):
+    with pytest.raises(NotNowError, match="still sees the card just enrolled as mountain"):
         rig.enroll("water")
     rig.enroll("mountain")  # another photo of the same card is welcome
     lay(rig, "water")
@@ -131,7 +131,7 @@ def test_no_enrolling_during_a_game_nor_without_a_frame(rig: Rig, table) -> None
         rig.enroll("desert")
     lay(rig, "desert")
     table.submit(NewGame(players=("Mary",)))
-    with pytest.raises(ConflictError, match="a game is under way"):
+    with pytest.raises(NotNowError, match="a game is under way"):
         rig.enroll("desert")
     assert rig.enrollment()["enrolled"] == {}
 

@@ -6,11 +6,11 @@ import threading
 
 import pytest
 
-from companion.errors import ConfigError
 from companion.moves import NewGame, Reveal, Terrain
 from hardware.config import GpioMode, PinMap
 from hardware.controls import Beep, ButtonAction, BuzzPattern, Light, LightMode
 from hardware.desk import Desk
+from hardware.errors import ConfigError
 from hardware.gpio import DEBOUNCE_S, GpioControls
 from hardware.speech import FakeSpeaker
 from tests.hardware.conftest import WAIT_S, wait_for
@@ -102,12 +102,12 @@ def test_pins_must_differ():
         PinMap(button=5, led_ready=5)
 
 
-def test_button_drives_the_desk_through_the_queue(table, clock):
+def test_button_drives_the_desk_through_the_queue(table, clock, phrases):
     """A press on the mock pin reaches the engine only through the desk's worker."""
     table.submit(NewGame(players=("Mary",)))
     table.submit(Reveal((Terrain.DESERT, Terrain.WATER)))
     controls = GpioControls(PINS, GpioMode.MOCK, hold_s=0.05, beeps=FAST_BEEPS, clock=clock)
-    desk = Desk(table, controls, FakeSpeaker())
+    desk = Desk(table, controls, FakeSpeaker(), phrases)
     try:
         pin = controls.factory.pin(PINS.button)
         pin.drive_low()

@@ -13,37 +13,43 @@ from companion.moves import (
     SoloKeep,
     Terrain,
 )
-from hardware.meaning import (
-    CardSense,
-    blue_card_letter,
-    red_card_sight,
-    setup_card_letters,
-)
+from companion.rules import BLUE_CARDS, RED_POINTS, SETUP_CARDS
+from hardware.meaning import CardSense, note
+from vision.cards import BLUE_POINTS, SETUP_LETTERS, CardKind, card_face
+from vision.cards import RED_POINTS as VISION_RED_POINTS
 
 D, F, M, W, A = Terrain.DESERT, Terrain.FOREST, Terrain.MOUNTAIN, Terrain.WATER, Terrain.ANY
 
 
 @pytest.mark.parametrize(
-    ("card", "letters"),
-    [("setup-01", "CEBAEDCDAB"), ("setup-13", "BACBDCEAED"), ("setup-14", None), ("setup-x", None), ("desert", None)],
+    ("card", "kind", "what"),
+    [("setup-01", CardKind.SETUP, "CEBAEDCDAB"), ("setup-13", CardKind.SETUP, "BACBDCEAED"),
+     ("red-yeti", CardKind.RED, "yeti"), ("red-sea_monster", CardKind.RED, "sea_monster"),
+     ("blue-A1", CardKind.BLUE, "A"), ("blue-E2", CardKind.BLUE, "E"), ("any", CardKind.TERRAIN, "any")],
 )
-def test_setup_card_letters(card, letters):
-    """Each set-up card id maps to its ten village letters."""
-    assert setup_card_letters(card) == letters
+def test_card_ids_are_parsed_in_one_place(card, kind, what):
+    """vision.cards.card_face says what every card ID shows: the scanner's meaning uses it."""
+    face = card_face(card)
+    assert face.kind is kind and what in (face.letters, face.sight, face.letter, face.terrain)
 
 
-@pytest.mark.parametrize(
-    ("card", "sight"), [("red-yeti", Sight.YETI), ("red-sea_monster", Sight.SEA_MONSTER), ("red-cat", None), ("yeti", None)]
-)
-def test_red_card_sight(card, sight):
-    """Each red card id maps to its sight."""
-    assert red_card_sight(card) == sight
+@pytest.mark.parametrize("card", ["setup-14", "setup-x", "red-cat", "blue-", "red-A1", "yeti", "Desert"])
+def test_what_is_not_a_card_id_has_no_face(card):
+    """Anything but a contract-2 card ID is not a card."""
+    assert card_face(card) is None
 
 
-@pytest.mark.parametrize(("card", "letter"), [("blue-A1", "A"), ("blue-E2", "E"), ("blue-", None), ("red-A1", None)])
-def test_blue_card_letter(card, letter):
-    """Each blue card id maps to its village-pair letter."""
-    assert blue_card_letter(card) == letter
+def test_the_printed_cards_have_one_home():
+    """vision reads the set-up cards and bonus points from the same data as the rules engine."""
+    assert {int(c.split("-")[1]): letters for c, letters in SETUP_LETTERS.items()} == dict(SETUP_CARDS)
+    assert dict(BLUE_CARDS) == BLUE_POINTS and VISION_RED_POINTS == RED_POINTS
+
+
+def test_an_unknown_card_is_said_not_submitted(log):
+    """A card the scanner does not know becomes a note for the console, never an entry."""
+    state = log(players=["Mary", "David"]).setup().state
+    reading = CardSense().see(("joker",), state)
+    assert reading.submit == [] and reading.note == note("unknown_card", card="joker")
 
 
 def test_two_cards_in_one_frame_make_one_reveal(log):
@@ -138,7 +144,7 @@ def test_red_cards_without_the_variant_are_ignored(log):
     """Red cards in a game without the special bonus are ignored with a note."""
     state = log(players=["Mary", "David"]).setup().state
     reading = CardSense().see(("red-yeti",), state)
-    assert reading.submit == [] and "ignored" in reading.note
+    assert reading.submit == [] and reading.note == note("red_ignored", card="red-yeti")
 
 
 def test_solo_keep_reads_two_blue_cards(log):

@@ -6,12 +6,13 @@ import random
 
 import pytest
 
-from companion.errors import ConfigError, RuleError
 from companion.moves import NewGame
 from hardware.config import PinMap
+from hardware.errors import ConfigError, NotNowError
 from hardware.rig import build_rig
 from hardware.speech import FakeSpeaker
 from tests.hardware.conftest import wait_for
+from web.i18n import phrasebook
 
 
 def test_button_lays_next_cards_and_the_scanner_puts_them_in_the_log(table, small_table, reader):
@@ -21,26 +22,28 @@ def test_button_lays_next_cards_and_the_scanner_puts_them_in_the_log(table, smal
     table.submit(NewGame(players=("Mary", "David")))
     pins = PinMap()
     rig = build_rig("virtual", "mock", pins, "fr", table, rng=random.Random(5), speaker=FakeSpeaker(),
-                    eyes=VisionEyes(reader), virtual=small_table)
+                    eyes=VisionEyes(reader), virtual=small_table, phrases=phrasebook("fr"))
     rig.start()
     try:
         button = rig.controls.factory.pin(pins.button)
         button.drive_low()
         button.drive_high()  # press: lay the next card, here the set-up card
         assert wait_for(lambda: table.state.setup_letters is not None)
-        assert rig.status()["virtual_cards"][0].startswith("setup-")
+        assert rig.status().to_json()["virtual_cards"][0].startswith("setup-")
         button.drive_low()
         button.drive_high()  # the controls' debounce is real time: 0.15 s apart at least
         assert wait_for(lambda: table.state.reveals == 1)
         cards = tuple(c.value for c in table.state.last_reveal.cards)
-        assert cards == tuple(rig.status()["virtual_cards"])
-        status = rig.status()
+        assert cards == tuple(rig.status().to_json()["virtual_cards"])
+        status = rig.status().to_json()
         assert status["camera"] == "virtual" and status["camera_ok"]
         assert status["lights"] == {"ready": "on", "seen": "on", "mayor": "off"}
         assert status["scanner"]["running"] and status["scanner"]["fps"] > 0
         assert rig.snapshot_jpeg()[:2] == b"\xff\xd8"
         assert rig.crop_jpeg()[:2] == b"\xff\xd8"
-        assert rig.speaker.said[-1].endswith("!")  # "Désert et Eau !"-style announcement in French
+        a, b = table.state.last_reveal.cards
+        assert rig.speaker.said[-1] == phrasebook("fr")("announce.pair", a=a, b=b)  # the pages' words
+        assert " et " in rig.speaker.said[-1] and rig.speaker.said[-1].endswith("\u00a0!")
     finally:
         rig.close()
     assert not rig.scanner.status().running
@@ -63,7 +66,7 @@ def test_lay_exact_cards_from_the_console(table, small_table, reader):
             rig.lay(["lava"])
         rig.hold()  # undo the reveal from the console's button
         assert table.state.reveals == 0
-        with pytest.raises(RuleError):
+        with pytest.raises(NotNowError, match="no reading is waiting"):
             rig.confirm()  # nothing pending
     finally:
         rig.close()
@@ -74,10 +77,10 @@ def test_no_camera_rig_has_no_scanner(table):
     rig = build_rig("none", "mock", PinMap(), "es", table, speaker=FakeSpeaker())
     rig.start()
     try:
-        status = rig.status()
+        status = rig.status().to_json()
         assert status["scanner"] is None and not status["virtual"]
         assert status["lights"]["ready"] == "on"  # the companion is ready: cards by hand
-        with pytest.raises(RuleError, match="no virtual table"):
+        with pytest.raises(NotNowError, match="no virtual table"):
             rig.lay(["desert"])
     finally:
         rig.close()

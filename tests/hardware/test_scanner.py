@@ -8,13 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.errors import HardwareError
 from companion.moves import NewGame, Reveal, Terrain, dump_line
 from companion.rules import DECK
 from hardware.camera_cv import FolderReplay
 from hardware.config import GpioMode, PinMap
 from hardware.controls import Light, LightMode
 from hardware.desk import CameraState, Desk
+from hardware.errors import HardwareError
 from hardware.eyes import VisionEyes
 from hardware.gpio import GpioControls
 from hardware.rig import build_rig
@@ -55,7 +55,7 @@ def _record(table_camera, lays, folder) -> None:
 
 
 def test_whole_scripted_round_of_replayed_frames_gives_exactly_the_expected_log(
-    table, small_table, reader, clock, tmp_path
+    table, small_table, reader, clock, tmp_path, phrases
 ):
     """A recorded scripted round replayed through the scanner logs exactly the expected entries."""
     lays, expected = _script(seed=11)
@@ -64,7 +64,7 @@ def test_whole_scripted_round_of_replayed_frames_gives_exactly_the_expected_log(
     pins = PinMap()
     controls = GpioControls(pins, GpioMode.MOCK)
     speaker = FakeSpeaker()
-    desk = Desk(table, controls, speaker)
+    desk = Desk(table, controls, speaker, phrases)
     replay = FolderReplay(tmp_path, reads_per_frame=1)
     scanner = Scanner(lambda: replay, VisionEyes(reader), desk.post, clock=clock, sleep=clock.sleep)
     try:
@@ -100,14 +100,14 @@ def test_misread_is_raised_to_the_mayor_instead_of_applied(table, small_table, r
             rig.desk.run_pending()
             clock.now += 1 / 15
         assert _log(table) == before
-        status = rig.status()
+        status = rig.status().to_json()
         assert status["pending"]["entry"] == {"type": "reveal", "cards": ["water", "forest"]}
         assert status["lights"]["mayor"] == "blink"
         mayor_led = rig.controls.factory.pin(PinMap().led_mayor)
         assert len(mayor_led.states) >= 2  # the mock pin was driven
         accepted = rig.correct(Reveal((Terrain.FOREST, Terrain.FOREST)))
         assert accepted.entry == Reveal((Terrain.FOREST, Terrain.FOREST))
-        assert rig.status()["pending"] is None
+        assert rig.status().to_json()["pending"] is None
         assert _log(table)[-1] == '{"type": "reveal", "cards": ["forest", "forest"]}'
     finally:
         rig.close()
@@ -134,10 +134,10 @@ class FlakyCamera:
         self.closed = True
 
 
-def test_camera_drops_out_comes_back_and_the_game_goes_on_by_hand(table, small_table, reader, clock):
+def test_camera_drops_out_comes_back_and_the_game_goes_on_by_hand(table, small_table, reader, clock, phrases):
     """A camera that drops out is reopened with backoff; cards on the mat are read once after."""
     table.submit(NewGame(players=("Mary",)))
-    desk = Desk(table, GpioControls(PinMap(), GpioMode.MOCK), FakeSpeaker())
+    desk = Desk(table, GpioControls(PinMap(), GpioMode.MOCK), FakeSpeaker(), phrases)
     opened: list[FlakyCamera] = []
     refuse_opening = {"until": 0.0}
 
@@ -209,9 +209,9 @@ def test_lost_camera_is_reported_once_and_retried_with_growing_waits(clock):
     assert set(waits[4:]) == {4.0}
 
 
-def test_run_loop_paces_itself_at_the_target_rate(table, small_table, reader, clock):
+def test_run_loop_paces_itself_at_the_target_rate(table, small_table, reader, clock, phrases):
     """run() sleeps through the injected sleep between frames; stop() ends it."""
-    desk = Desk(table, GpioControls(PinMap(), GpioMode.MOCK), FakeSpeaker())
+    desk = Desk(table, GpioControls(PinMap(), GpioMode.MOCK), FakeSpeaker(), phrases)
     scanner = Scanner(lambda: small_table, VisionEyes(reader), desk.post, clock=clock, fps=15)
     frames = []
 

@@ -1,4 +1,4 @@
-"""Speech: the phrases in three languages, a worker that never blocks, espeak-ng to a wav file."""
+"""Speech: the pages' phrases in three languages, a worker that never blocks, espeak-ng to a wav file."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import wave
 import pytest
 
 from companion.moves import Terrain
-from hardware.config import Language
-from hardware.speech import EspeakSpeaker, espeak_command, phrase, reveal_phrase, speak_to_wav
+from hardware.config import Language, PinMap
+from hardware.rig import build_rig
+from hardware.speech import EspeakSpeaker, FakeSpeaker, espeak_command, phrase_keys, speak_to_wav
+from web.i18n import phrasebook
 
 D, W = Terrain.DESERT, Terrain.WATER
 WAIT_S = 30.0  # the longest a test waits for the speech thread: generous for a busy CI machine
@@ -18,19 +20,33 @@ WAIT_S = 30.0  # the longest a test waits for the speech thread: generous for a 
 
 @pytest.mark.parametrize(
     ("language", "text"),
-    [(Language.EN, "Desert and Water!"), (Language.FR, "Désert et Eau !"), (Language.ES, "¡Desierto y Agua!")],
+    [(Language.EN, "Desert and water!"), (Language.FR, "Désert et eau\u00a0!"), (Language.ES, "¡Desierto y agua!")],
 )
-def test_reveal_phrase_as_the_rulebook_says_it(language, text):
-    """The reveal is worded as the rulebook's announcement in each language."""
-    assert reveal_phrase((D, W), language) == text
+def test_the_reveal_is_spoken_in_the_pages_words(language, text):
+    """The reveal is the rulebook's announcement, in sentence case, from the pages' catalogue."""
+    assert phrasebook(language.value)("announce.pair", a=D, b=W) == text
 
 
 @pytest.mark.parametrize("language", list(Language))
 def test_every_reminder_exists_in_every_language(language):
-    """The last-turn, round-end, Mayor and game-end phrases exist in each language."""
-    for key in ("last_turn", "round_end"):
-        assert "2" in phrase(key, language, round=2)
-    assert phrase("mayor", language) and phrase("game_end", language)
+    """The last-turn, round-end, Mayor and game-end phrases exist in each language's catalogue."""
+    say = phrasebook(language.value)
+    for key in ("speech.last_turn", "speech.round_end"):
+        assert "2" in say(key, n=2) and not say(key, n=2).startswith("speech.")
+    assert say("speech.mayor") != "speech.mayor" and say("speech.game_end") != "speech.game_end"
+
+
+def test_french_speech_says_curiosites_as_the_pages_do():
+    """The round-end reminder names the sights as the French pages do: curiosités, not sites."""
+    assert "curiosités" in phrasebook("fr")("speech.round_end", n=1)
+    assert "curiosités" in phrasebook("fr")("banner.round_end", n=1, box="I")
+
+
+def test_without_the_pages_words_the_rig_keeps_quiet(table):
+    """A phrasebook without words says the keys; a rig built without one makes no sound."""
+    assert phrase_keys("announce.pair", a=D, b=W) == "announce.pair a=desert b=water"
+    with build_rig("none", "mock", PinMap(), "en", table) as rig:
+        assert isinstance(rig.speaker, FakeSpeaker)
 
 
 def test_espeak_command_picks_the_voice():
@@ -95,7 +111,7 @@ def test_stale_announcements_are_dropped():
 @pytest.mark.parametrize("language", list(Language))
 def test_espeak_speaks_each_language_to_a_wav_file(tmp_path, language):
     """espeak-ng speaks the reveal in each language to a WAV of plausible length, not silence."""
-    wav = speak_to_wav(reveal_phrase((D, W), language), language, tmp_path / "say.wav")
+    wav = speak_to_wav(phrasebook(language.value)("announce.pair", a=D, b=W), language, tmp_path / "say.wav")
     with wave.open(str(wav)) as audio:
         seconds = audio.getnframes() / audio.getframerate()
         samples = audio.readframes(audio.getnframes())

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from companion.errors import ConfigError
 from companion.game import Game
 from companion.moves import Terrain
 from companion.rules import SETUP_CARDS
+from hardware.errors import ConfigError
 from hardware.virtual_table import VirtualTable
 from tests.hardware.conftest import SMALL_FRAME
 

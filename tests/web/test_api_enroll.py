@@ -60,7 +60,7 @@ def deck_files(folder: Path) -> dict[str, bytes]:
 def test_a_card_enrolled_through_the_api_is_named_by_the_scanner(api: ApiClient, woodcut_rig: Rig) -> None:
     """Cards enrolled through the API are then named by the scanner and counted in progress."""
     lay(api, woodcut_rig, "desert")
-    assert [r["card"] for r in api.get("/api/camera").json["last_reading"]] == [None]  # unknown art
+    assert [r["card"] for r in api.get("/api/camera").json["scanner"]["readings"]] == [None]  # unknown art
     for n in range(1, PHOTOS + 1):
         lay(api, woodcut_rig, "desert")
         reply = api.post("/api/deck/enroll", {"card": "desert"}, mayor=True)
@@ -68,7 +68,7 @@ def test_a_card_enrolled_through_the_api_is_named_by_the_scanner(api: ApiClient,
         assert reply.json["card"] == "desert" and reply.json["card_photos"] == n
     lay(api, woodcut_rig, "desert")
     camera = api.get("/api/camera").json
-    assert camera["stable"] == ["desert"] and camera["last_reading"][0]["card"] == "desert"
+    assert camera["stable"] == ["desert"] and camera["reading"]["cards"][0]["card"] == "desert"
     progress = api.get("/api/deck/enroll")
     assert progress.status_code == 200
     assert progress.json["enrolled"] == {"desert": PHOTOS} and progress.json["next"] == "forest"

@@ -82,7 +82,8 @@ def test_the_on_screen_button_hold_undoes(api: ApiClient, virtual_rig: Rig, web_
     start_game(api)
     api.entry({"type": "reveal", "cards": ["forest", "any"]}, mayor=True)
     reply = api.post("/api/button", {"action": "hold"}, mayor=True)
-    assert reply.status_code == 200 and reply.json["note"] == "undone"
+    assert reply.status_code == 200 and reply.json["note"] == {"key": "undone", "params": {}}
+    assert reply.json["accepted"] is None  # the desk undid it: the undo reaches pages over the stream
     assert web_services.table.state.reveals == 0
     assert api.post("/api/button", {"action": "jump"}, mayor=True).status_code == 400
 
@@ -92,7 +93,8 @@ def test_confirm_with_nothing_pending_is_refused(api: ApiClient, virtual_rig: Ri
     start_game(api)
     before = log_of(web_services)
     reply = api.post("/api/scanner/confirm", mayor=True)
-    assert reply.status_code == 400 and "no reading" in reply.json["error"]
+    assert reply.status_code == 409 and "no reading" in reply.json["error"]
+    assert reply.json["code"] == "nothing_waiting"
     assert api.post("/api/scanner/dismiss").status_code == 403
     assert log_of(web_services) == before
 
@@ -101,7 +103,8 @@ def test_a_correction_is_a_contract_1_entry(api: ApiClient, virtual_rig: Rig, we
     """A scanner correction is logged as a contract 1 entry; an invalid one is refused."""
     start_game(api)
     reply = api.post("/api/scanner/correct", {"type": "reveal", "cards": ["mountain", "water"]}, mayor=True)
-    assert reply.status_code == 201 and reply.json["events"][0]["type"] == "revealed"
+    assert reply.status_code == 201 and reply.json["accepted"]["events"][0]["type"] == "revealed"
+    assert reply.json["camera"] == "virtual" and reply.json["pending"] is None  # one shape: the rig's status
     refused = api.post("/api/scanner/correct", {"type": "reveal", "cards": ["lava"]}, mayor=True)
     assert refused.status_code == 400
 

@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from companion.errors import REFUSALS as RULE_REFUSALS
 from companion.moves import Island, parse_entry
+from hardware.errors import REFUSALS as HARDWARE_REFUSALS
 from tests.conftest import ROUND_CARDS
 from web import i18n
 from web.app import create_app
+from web.errors import REFUSALS as WEB_REFUSALS
 from web.island import MAPS, island_svg
 from web.join import join_url, lan_address, qr_svg, wifi_qr_svg, wifi_text
 from web.services import build_services
@@ -281,6 +284,10 @@ def test_pick_language(cookie, accepted, default, chosen) -> None:
     assert i18n.pick_language(cookie, accepted, default) == chosen
 
 
+# English inflects some words itself ("toucans", "9th"); the other languages use the plain value.
+ENGLISH_FORMS = {"sights": "sight", "nth": "n"}
+
+
 def test_the_three_catalogs_have_the_same_keys_and_placeholders() -> None:
     """French and Spanish have exactly the English keys with the same placeholders."""
     english = i18n.catalog("en")
@@ -288,7 +295,26 @@ def test_the_three_catalogs_have_the_same_keys_and_placeholders() -> None:
         other = i18n.catalog(language)
         assert set(other) == set(english), language
         for key, text in english.items():
-            assert set(re.findall(r"\{(\w+)\}", other[key])) == set(re.findall(r"\{(\w+)\}", text)), key
+            wanted = {ENGLISH_FORMS.get(name, name) for name in re.findall(r"\{(\w+)\}", text)}
+            assert set(re.findall(r"\{(\w+)\}", other[key])) <= wanted, key
+
+
+def test_every_refusal_a_page_can_show_is_in_every_language() -> None:
+    """Each refusal of the rules, the hardware and the web has a key in en, fr and es."""
+    codes = [*RULE_REFUSALS, *HARDWARE_REFUSALS, *WEB_REFUSALS]
+    assert len(codes) == len(set(codes)), "two packages use the same refusal code"
+    for language in i18n.LANGUAGES:
+        missing = [c for c in codes if "refusal." + c not in i18n.catalog(language)]
+        assert missing == [], language
+
+
+def test_every_refusal_of_the_engine_has_a_code() -> None:
+    """No rule refuses with words of its own: every raise in companion/ names a catalogue code."""
+    free = []
+    for path in (WEB.parent / "companion").glob("*.py"):
+        free += [f"{path.name}: {line.strip()}" for line in path.read_text("utf-8").splitlines()
+                 if re.search(r"raise (RuleError|LogFormatError|UnknownGameError|RefusalError)\(", line)]
+    assert free == []
 
 
 def test_every_text_the_pages_ask_for_exists() -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import ConfigError
 from hardware.config import GpioMode, PinMap
+from hardware.errors import ConfigError
 from web import settings as settings_module
 from web.settings import (
     Hotspot,

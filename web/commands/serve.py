@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import logging
+import os
 import signal
 import socket
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +26,18 @@ CONNECTION_LIMIT = 256  # sockets waitress keeps open: streams, previews and ord
 OUTBUF_HIGH_WATERMARK = 256 * 1024
 SHUTDOWN_WAIT_S = 3.0  # seconds request threads get to finish on SIGTERM (systemd waits 90)
 LISTEN_BACKLOG = 128  # pending connections while every phone at a table reconnects at once
+
+
+class LogLevel(StrEnum):
+    """How much `tucana serve` logs to stderr (journald on the Pi): each level includes those above."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+    DEBUG = "debug"
+
+
+DEFAULT_LOG_LEVEL = LogLevel.INFO  # camera lost/back, speech off, enrolled cards: worth a line each
 
 
 def add_parser(subparsers: Any) -> None:
@@ -45,7 +60,18 @@ def add_parser(subparsers: Any) -> None:
                         "(default auto: real on a Pi, mock off one)")
     parser.add_argument("--language", choices=LANGUAGES,
                         help="default language of the pages and the speech")
+    parser.add_argument("--log-level", choices=[level.value for level in LogLevel],
+                        default=DEFAULT_LOG_LEVEL.value,
+                        help=f"how much to log to stderr (default {DEFAULT_LOG_LEVEL.value})")
     parser.set_defaults(run=_run)
+
+
+def configure_logging(level: str, stream: Any = None) -> None:
+    """Log to stderr with the level of each line; journald (which stamps the time itself) gets no time."""
+    under_journald = bool(os.environ.get("JOURNAL_STREAM"))
+    fmt = "%(levelname)s %(name)s: %(message)s" if under_journald else \
+        "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    logging.basicConfig(level=LogLevel(level).name, format=fmt, stream=stream or sys.stderr, force=True)
 
 
 def _say(message: str) -> None:
@@ -107,8 +133,10 @@ def _open_rig(settings: Any, services: Any) -> Any:
 
 def _run(args: argparse.Namespace) -> int:
     """Start everything, serve until SIGINT/SIGTERM, then close it all; returns the exit code."""
-    from companion.errors import ConfigError, HardwareError, TucanaError
+    from companion.errors import TucanaError
+    from hardware.errors import ConfigError, HardwareError
 
+    configure_logging(getattr(args, "log_level", DEFAULT_LOG_LEVEL))
     try:
         settings = _settings(args)
     except ConfigError as error:
@@ -149,7 +177,7 @@ def _serve(sock: socket.socket, settings: Any) -> int:
         _say(f"cannot use the data folder {settings.data_dir}: {error.strerror or error}")
         return EXIT_FAILURE
     try:
-        services.rig = _open_rig(settings, services)
+        services.use_rig(_open_rig(settings, services))
         app = create_app({"TUCANA_LANGUAGE": settings.language}, services=services)
         server = waitress.create_server(
             app, sockets=[sock], threads=MAX_STREAMS + MJPEG_MAX_STREAMS + SPARE_THREADS,

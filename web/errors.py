@@ -1,0 +1,45 @@
+"""The web side's errors (who may ask, what clashes) and the English of the refusals a page may show.
+
+Each is a companion.errors.TucanaError (the one hierarchy) and the builtin it resembles; web/app.py
+maps every error to its HTTP answer in one place. French and Spanish live in web/translations
+under "refusal.<code>", beside the rules' and the hardware's refusals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from companion.errors import TucanaError
+
+# The English of every web refusal a page may show, by code.
+REFUSALS: Mapping[str, str] = MappingProxyType({
+    "mayor_only": "this needs the Mayor's PIN",
+    "wrong_pin": "wrong Mayor PIN",
+    "pin_lockout": "too many wrong PINs: try again in {seconds} s",
+    "seat_first": "take {player}'s seat first to claim for {player}",
+    "other_seat": "this phone holds {seat}'s seat: it cannot claim for {player}",
+    "seat_taken": "{player}'s seat is taken by another phone; the Mayor can free it",
+    "not_a_seat": "{player} is not a player of the current game",
+    "log_moved_on": "the log moved on: you saw entry {seen}, the newest is {newest}; reload",
+    "not_virtual": "the camera is not the virtual table: lay real cards under it",
+    "no_new_game": "start the new game first: its seats are kept from the game before",
+})
+
+
+class WebRefusal(TucanaError):
+    """A web error with a code of REFUSALS."""
+
+    catalogue = REFUSALS
+
+
+class RequestRefused(WebRefusal, ValueError):
+    """A well-formed request the current game cannot take (a seat that is not in it)."""
+
+
+class PermissionRefused(WebRefusal, PermissionError):
+    """An action by someone who may not take it (a wrong Mayor PIN, a claim for another seat)."""
+
+
+class ConflictError(WebRefusal, RuntimeError):
+    """An action that clashes with the current state of a resource (a stale sequence number)."""
