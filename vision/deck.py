@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from vision.cards import CARD_IDS
+from vision.cards import CARD_IDS, kind_of
 from vision.features import (
     Descriptor,
     align_image,
@@ -43,6 +43,7 @@ class Match:
     fine_margin: float | None  # within the family: fine score of the best minus the runner-up
     turned: bool  # True when the card lies upside down relative to its reference
     detail: float | None = None  # fine-detail correlation with the named card once aligned (-1..1)
+    kind_complete: bool = True  # False when a card of the named card's kind has no reference: it may be that one
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,6 +79,9 @@ class Deck:
         self._family_of: list[_Family | None] = [None] * len(refs)
         self._turned_in_family = np.zeros(len(refs), bool)
         self._build_families(descs)
+        have = set(self.labels)
+        self.missing = tuple(c for c in CARD_IDS if c not in have)  # cards this deck cannot name
+        self._incomplete = frozenset(c for c in have if any(k not in have for k in kind_of(c)))
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -172,7 +176,8 @@ class Deck:
                 detail = max(float(fine_vector(aligned) @ self._fine[best]), float(mid_vector(aligned) @ self._mid[best]))
             card_best[card] = -np.inf
         other = float(card_best.max()) if np.isfinite(card_best).any() else -1.0
-        return Match(self.cards[card], best_score, best_score - other, fine_margin, bool(turn), detail)
+        name = self.cards[card]
+        return Match(name, best_score, best_score - other, fine_margin, bool(turn), detail, name not in self._incomplete)
 
     def _family_colour(self, family: _Family, d: Descriptor, flip: bool) -> np.ndarray:
         """Best colour similarity of the card to each of the family's cards (rows of residuals)."""
