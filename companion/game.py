@@ -218,6 +218,20 @@ class Game:
         """The state derived from every accepted entry."""
         return self._effective.state if self._effective else _EMPTY
 
+    def undone(self) -> frozenset[int]:
+        """The 1-based positions in the log of the entries an undo took back (undo entries excluded)."""
+        standing = set()
+        node = self._effective
+        while node is not None:
+            standing.add(id(node))
+            node = node.effective
+        taken_back, node, position = set(), self._last, self._count
+        while node is not None:
+            if not isinstance(node.entry, Undo) and id(node) not in standing:
+                taken_back.add(position)
+            node, position = node.parent, position - 1
+        return frozenset(taken_back)
+
     @property
     def entries(self) -> tuple[Entry, ...]:
         """Every accepted entry in order, undo entries included: the log."""
@@ -239,6 +253,7 @@ class Game:
         if step is None:
             raise LogFormatError.of("not_an_entry", entry=repr(entry))
         state, events = step(self.state, entry)
+        state = evolve(state, last_entry=entry)
         node = _Node(self._last, entry, state, self._effective)
         return self._with(node, node), events
 
@@ -246,7 +261,7 @@ class Game:
         target = self._effective
         if self.state.ended:
             raise RuleError.of("game_ended")
-        if target is None or isinstance(target.entry, NewGame):
+        if self.state.undoable is None:
             raise RuleError.of("nothing_to_undo")
         node = _Node(self._last, entry, target.effective.state, target.effective)  # type: ignore[union-attr]
         return self._with(node, target.effective), [Undone(target.entry)]

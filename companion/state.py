@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from companion.errors import RuleError
 from companion.events import BonusKind, BonusTaken
-from companion.moves import NewGame, Reveal, Sight, Terrain
+from companion.moves import Entry, NewGame, Reveal, Sight, Terrain
 from companion.rules import (
     DECK,
     DECK_SIZE,
@@ -97,6 +97,7 @@ class GameState:
     sheets: dict[str, PlayerSheet] = field(default_factory=dict)
     solo_kept: bool = False
     ended: bool = False
+    last_entry: Entry | None = None  # the newest entry still standing (an undo takes it back)
 
     @property
     def phase(self) -> Phase:
@@ -195,6 +196,13 @@ class GameState:
         if self.all_revealed:
             return NextStep.END_GAME
         return NextStep.REVEAL
+
+    @property
+    def undoable(self) -> Entry | None:
+        """The entry an undo would take back now; None when undo is refused (nothing to undo, game over)."""
+        if self.ended or self.last_entry is None or isinstance(self.last_entry, NewGame):
+            return None
+        return self.last_entry
 
     @property
     def deck_for_next_reveal(self) -> dict[Terrain, int]:

@@ -137,13 +137,14 @@ def state() -> Response:
 
 @bp.get("/log")
 def log() -> Response:
-    """The current game's entries after ?since=N (default 0)."""
+    """The current game's entries after ?since=N (default 0), each saying whether an undo took it back."""
     since = request.args.get("since", "0")
     if not since.isdigit():
         raise BadRequest(f"since must be a whole number, not {since!r}")
     table = services().table
     game_id, seq, _ = table.snapshot()
-    entries = [entry_json(s, e) for s, e in table.log_since(int(since)) if s <= seq]
+    undone = table.game.undone()
+    entries = [{**entry_json(s, e), "undone": s in undone} for s, e in table.log_since(int(since)) if s <= seq]
     return jsonify({"game_id": game_id, "seq": seq, "entries": entries})
 
 

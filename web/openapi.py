@@ -74,6 +74,7 @@ def _state_schema() -> dict[str, Any]:
             "rounds": integer, "round": integer, "turn": integer, "turns_per_round": integer,
             "is_last_turn": flag, "round_over": flag, "rounds_done": integer, "needs_solo_keep": flag,
             "needs_red_bonus": flag, "next_step": _enum(NextStep),
+            "undo": {"allOf": [{"$ref": "#/components/schemas/Entry"}], "nullable": True},
             "reveal_pairs": {"type": "array", "items": {"type": "array", "items": _enum(Terrain)}},
             "announcement": {"type": "array", "items": _enum(Terrain), "nullable": True},
             "deck_left": counts, "cards_left": integer, "setup_letters": nullable_text,

@@ -93,6 +93,8 @@ def state_json(game_id: int | None, seq: int, state: GameState) -> dict[str, Any
         "needs_solo_keep": state.needs_solo_keep,
         "needs_red_bonus": state.red_bonus_due,
         "next_step": step.value,
+        # What an undo would take back now (null: undo is refused), so a page can say it.
+        "undo": entry_to_dict(state.undoable) if state.undoable is not None else None,
         # The pairs the deck still holds for the next reveal, while a reveal is what comes next.
         "reveal_pairs": [[a.value, b.value] for a, b in state.possible_reveals] if step is NextStep.REVEAL else [],
         "announcement": [c.value for c in state.last_reveal.cards] if state.last_reveal else None,

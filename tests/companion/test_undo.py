@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.events import Undone
-from companion.moves import Claim
+from companion.moves import Claim, Sight
 
 
 def test_undo_takes_back_a_claim_and_its_bonus(log):
@@ -34,3 +34,31 @@ def test_undo_of_the_first_reveal_of_a_round_reopens_the_last_turn(log):
     assert game.state.sheets["Mary"].sights_by_round == () and game.state.is_last_turn
     game.claim("Mary", sight="book").reveal()
     assert game.state.sheets["Mary"].sights_by_round == (5,)
+
+
+def test_the_state_says_what_an_undo_would_take_back(log):
+    """undoable names the newest standing entry, walks back with each undo, and is None at the ends."""
+    builder = log(players=["Léa", "Tom"]).setup().reveal().claim("Léa", sight="toucan")
+    assert builder.state.undoable == Claim(player="Léa", sight=Sight.TOUCAN)
+    builder.add({"type": "undo"})
+    assert builder.state.undoable == builder.entries[2]  # the reveal
+    builder.add({"type": "undo"}).add({"type": "undo"})
+    assert builder.state.undoable is None  # only new_game is left: nothing to undo
+
+
+def test_the_game_lists_the_entries_undo_took_back(log):
+    """undone() gives the log positions of the entries taken back, never the undo entries themselves."""
+    builder = log(players=["Léa", "Tom"]).setup().reveal().claim("Léa", village="A")
+    builder.add({"type": "undo"}).claim("Tom", village="B").add({"type": "undo"}).add({"type": "undo"})
+    assert builder.game.undone() == frozenset({4, 6, 3})
+
+
+def test_nothing_is_undoable_once_the_game_ended(log):
+    """After end_game the state offers no undo: the console hides the button."""
+    builder = log(players=["Léa"]).setup()
+    for _ in range(2):
+        builder.to_round_end()
+        if builder.state.needs_solo_keep:
+            builder.add({"type": "solo_keep", "letters": ["A", "C"]})
+    builder.end()
+    assert builder.state.undoable is None
