@@ -17,6 +17,7 @@ from typing import Any
 from companion.errors import REFUSALS as RULE_REFUSALS
 from companion.moves import Island, Sight, Terrain
 from hardware.errors import REFUSALS as HARDWARE_REFUSALS
+from vision.cards import CardKind, card_face
 from web.errors import REFUSALS as WEB_REFUSALS
 
 LANGUAGES = ("en", "fr", "es")
@@ -108,6 +109,20 @@ def sentence(text: str) -> str:
         if char.isalpha():
             return text[:i] + char.upper() + text[i + 1:]
     return text
+
+
+def card_name(language: str, card: str) -> str:
+    """A card ID as the language names it: 'blue-C2' -> 'Blue bonus C #2', 'setup-07' -> 'Card 7'."""
+    face = card_face(card)
+    if face is None:
+        return card
+    if face.kind is CardKind.TERRAIN:
+        return translate(language, "terrain." + card)
+    if face.kind is CardKind.BLUE:
+        return translate(language, "card.blue", letter=face.letter, n=face.number)
+    if face.kind is CardKind.RED:
+        return translate(language, "card.red", sight=name_of(language, Sight(face.sight)))
+    return translate(language, "setup.card", n=face.number)
 
 
 def phrasebook(language: str) -> Callable[..., str]:

@@ -70,7 +70,7 @@ _API_ENDPOINTS = {
     "seat_list": "api.seats",
     "seat_free": "api.free_seat",
     "mayor_login": "api.mayor_login",
-    "camera": "hardware_api.camera_status",
+    "seat_keep": "api.keep_seats",
     "snapshot": "hardware_api.snapshot",
     "crop": "hardware_api.crop",
     "preview": "hardware_api.preview_stream",
@@ -78,7 +78,6 @@ _API_ENDPOINTS = {
     "enroll": "hardware_api.enroll_card",
     "camera_confirm": "hardware_api.confirm_reading",
     "camera_dismiss": "hardware_api.dismiss_reading",
-    "camera_correct": "hardware_api.correct_reading",
     "lay_next": "hardware_api.lay_next",
 }
 
@@ -160,6 +159,7 @@ def mayor() -> str:
             red_counts={n: red_card_count(n) for n in range(1, MAX_PLAYERS + 1)},
             villages=VILLAGES,
             card_ids=list(CARD_IDS),  # contract 2's order: the order enrollment asks for them
+            card_names={card: i18n.card_name(_language(), card) for card in CARD_IDS},
             pin=services.security.pin if is_mayor else None,
         ),
         setup_cards=sorted(SETUP_CARDS.items()),

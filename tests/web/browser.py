@@ -85,8 +85,8 @@ def served(tmp_path: Path, *, rig: bool = False, **rig_options: Any) -> Iterator
         from hardware.rig import build_rig
 
         options = {"speech": False, **rig_options}
-        services.rig = build_rig("virtual", "mock", PinMap(), "en", services.table, time.monotonic,
-                                 random.Random(7), **options)
+        services.use_rig(build_rig("virtual", "mock", PinMap(), "en", services.table, time.monotonic,
+                                 random.Random(7), **options))
         services.rig.start()
     with serve(services) as base:
         yield base, services

@@ -35,7 +35,7 @@ def woodcut_rig(web_services, deck_dir: Path) -> Iterator[Rig]:
     table = WoodcutTable(random.Random(6), size=SMALL_FRAME, hand_reads=0, clear_reads=0)
     rig = build_rig("virtual", "mock", PinMap(), "en", web_services.table, rng=random.Random(4),
                     speaker=FakeSpeaker(), virtual=table, deck_dir=deck_dir)
-    web_services.rig = rig
+    web_services.use_rig(rig)
     yield rig  # web_services.close() closes the rig
 
 
@@ -131,8 +131,8 @@ def test_forgetting_a_card_and_the_whole_deck(api: ApiClient, woodcut_rig: Rig, 
 
 def test_without_a_camera_progress_shows_and_enrolling_is_503(api: ApiClient, web_services, deck_dir: Path) -> None:
     """Without a camera enroll progress is readable but enrolling answers 503."""
-    web_services.rig = build_rig("none", "mock", PinMap(), "en", web_services.table, speaker=FakeSpeaker(),
-                                 deck_dir=deck_dir)
+    web_services.use_rig(build_rig("none", "mock", PinMap(), "en", web_services.table, speaker=FakeSpeaker(),
+                                 deck_dir=deck_dir))
     assert api.get("/api/deck/enroll").json["next"] == "desert"
     reply = api.post("/api/deck/enroll", {"card": "desert"}, mayor=True)
     assert reply.status_code == 503 and "no camera" in reply.json["error"]
@@ -152,7 +152,7 @@ def test_serve_reads_against_the_deck_in_the_data_folder(tmp_path: Path, web_ser
     frame = woodcut.read()
     settings = Settings(data_dir=data, camera="virtual", speech=False).with_overrides(gpio="mock")
     rig = open_rig(settings, web_services)  # started: the scanner thread runs
-    web_services.rig = rig  # closed with the services
+    web_services.use_rig(rig)  # closed with the services
     assert rig.owner_deck.folder == data / "deck"
     assert rig.enrollment()["enrolled"] == {"forest": 1}
     assert rig.scanner.eyes.reader.read(frame).named == ("forest",)  # the woodcut forest, by its photo

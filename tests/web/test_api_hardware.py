@@ -39,7 +39,7 @@ def virtual_rig(web_services, reader) -> Iterator[Rig]:
     rig = build_rig("virtual", "mock", PinMap(), "en", web_services.table, rng=random.Random(4),
                     speaker=FakeSpeaker(), eyes=VisionEyes(reader),
                     virtual=VirtualTable(random.Random(4), size=SMALL_FRAME))
-    web_services.rig = rig
+    web_services.use_rig(rig)
     yield rig  # web_services.close() closes the rig
 
 
@@ -47,7 +47,7 @@ def virtual_rig(web_services, reader) -> Iterator[Rig]:
 def bare_rig(web_services) -> Iterator[Rig]:
     """A rig without a camera, attached to the services."""
     rig = build_rig("none", "mock", PinMap(), "en", web_services.table, speaker=FakeSpeaker())
-    web_services.rig = rig
+    web_services.use_rig(rig)
     yield rig
 
 

@@ -137,8 +137,8 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     assert david.locator("html").get_attribute("lang") == "fr"
 
     _reveal(mayor, "desert", "water")
-    mary.wait_for_function("() => document.querySelector('#words').textContent === 'Desert and Water!'")
-    david.wait_for_function("() => document.querySelector('#words').textContent === 'Désert et Eau\u00a0!'")
+    mary.wait_for_function("() => document.querySelector('#words').textContent === 'Desert and water!'")
+    david.wait_for_function("() => document.querySelector('#words').textContent === 'Désert et eau\u00a0!'")
 
     # Mary joins the villages A-A: a claim; David's phone sees the blue bonus go, live.
     _claim(mary, '#pairs button[data-village="A"]')
@@ -173,7 +173,7 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     table = phone_context(browser, base).new_page()
     table.goto("/table")
     table.wait_for_selector("#banner", state="visible")
-    assert table.inner_text("#words") == "Water and Any terrain!"
+    assert table.inner_text("#words") == "Water and any terrain!"  # sentence case
     _shot(table, "table")
     table.set_viewport_size({"width": 1280, "height": 800})  # a tablet or TV at the table
     table.screenshot(path=str(SHOTS / "table-landscape.png"))
@@ -267,8 +267,8 @@ def test_the_console_reads_cards_from_the_virtual_camera(camera_server, browser)
     mayor.wait_for_function("() => document.querySelector('#camera-reading').textContent.includes('Card ')")
     mayor.click("#lay-next")  # two terrain cards: read, and revealed on every screen
     mayor.wait_for_function("() => document.querySelector('#turn-label').textContent === 'Turn 1 of 13'")
-    names = {"desert": "Desert", "forest": "Forest", "mountain": "Mountain", "water": "Water", "any": "Any terrain"}
+    names = {"desert": "desert", "forest": "forest", "mountain": "mountain", "water": "water", "any": "any terrain"}
     a, b = (names[card.value] for card in services.table.state.last_reveal.cards)
-    assert mayor.inner_text("#words") == f"{a} and {b}!"
+    assert mayor.inner_text("#words") == f"{a.capitalize()} and {b}!"
     assert mayor.evaluate("() => document.querySelector('#camera-crop').naturalWidth") > 0
     _shot(mayor, "mayor-camera")

@@ -78,12 +78,12 @@ def test_a_pair_tapped_while_the_reveal_is_on_its_way_survives(server, browser, 
     if order == "stream_first":
         answer = held[0].fetch()  # the server applies the reveal; the stream brings the new turn
         mayor.wait_for_function(TURN_JS, arg="Turn 1 of 13")
-        assert "Forest and Forest" in mayor.inner_text("#pending-cards") + mayor.inner_text("#confirm-reveal")
+        assert "Forest and forest" in mayor.inner_text("#pending-cards") + mayor.inner_text("#confirm-reveal")
         held[0].fulfill(response=answer)
     else:
         held[0].continue_()
     mayor.wait_for_function(CONFIRM_ENABLED_JS)
-    assert mayor.inner_text("#confirm-reveal") == "Confirm: Forest and Forest!"
+    assert mayor.inner_text("#confirm-reveal") == "Confirm: Forest and forest!"
     assert mayor.evaluate(TURN_JS, "Turn 1 of 13")
 
     mayor.unroute(EVENTS)

@@ -1,5 +1,6 @@
-/* Shared by every page: text, safe DOM building, the JSON API, the live stream, the page's
-   notice and the beep. The renderers of what the engine computed are in render.js. */
+/* Shared by every page: text, safe DOM building, the JSON API and its refusals in the page's
+   language, the live stream, the page's notice and the beep. The renderers of what the engine
+   computed are in render.js. */
 (function () {
   "use strict";
 
@@ -19,9 +20,55 @@
 
   /** The text for key with {name} placeholders filled in. */
   function t(key, params) {
-    const template = Object.prototype.hasOwnProperty.call(TEXT, key) ? TEXT[key] : key;
+    const template = has(key) ? TEXT[key] : key;
     if (!params) return template;
     return template.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  }
+
+  function has(key) { return Object.prototype.hasOwnProperty.call(TEXT, key); }
+
+  /** Sentence case: the first letter up ("¡desierto y agua!" -> "¡Desierto y agua!"), the rest as it is. */
+  function sentence(text) {
+    return text.replace(/\p{L}/u, (letter) => letter.toUpperCase());
+  }
+
+  /** A name as it stands inside a sentence: the catalogue writes names capitalised, as labels. */
+  function inSentence(name) {
+    return name.charAt(0).toLowerCase() + name.slice(1);
+  }
+
+  /** A card ID as this page's language names it ("blue-C2" -> "Blue bonus C #2"); the server names them. */
+  function cardName(id) {
+    return (cfg.card_names && cfg.card_names[id]) || (has("terrain." + id) ? t("terrain." + id) : id);
+  }
+
+  // Parameters of a refusal or a note that name game things: each page says them in its language.
+  const NAMED_PARAMS = {
+    terrain: (v) => inSentence(t("terrain." + v)),
+    sight: (v) => inSentence(t("sight." + v)),
+    island: (v) => t("island." + v),
+    card: cardName,
+    wanted: cardName,
+    cards: (v) => v.map(cardName).join(", "),
+  };
+
+  /** A coded message ({key or code, params}) in this page's language, or null when the page has no words for it. */
+  function said(key, params) {
+    if (!has(key)) return null;
+    const shown = {};
+    for (const [name, value] of Object.entries(params || {})) {
+      shown[name] = NAMED_PARAMS[name] ? NAMED_PARAMS[name](value) : value;
+    }
+    return sentence(t(key, shown));
+  }
+
+  /** Why the server refused, in the page's language when it gave a code, else its own words. */
+  function refusalText(doc, status) {
+    if (doc && doc.code) {
+      const text = said("refusal." + doc.code, doc.params);
+      if (text) return text;
+    }
+    return (doc && doc.error) || t("error.http", { status });
   }
 
   /** Build an element; strings become text nodes, so player names are never parsed as HTML. */
@@ -65,8 +112,8 @@
   async function api(method, url, body, extraHeaders) {
     const headers = Object.assign({ Accept: "application/json" }, extraHeaders || {});
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    const token = readCookie(cfg.csrf_cookie || "tucana_csrf") || cfg.csrf_token;
-    if (token && method !== "GET") headers[cfg.csrf_header || "X-CSRF-Token"] = token;
+    const token = readCookie(cfg.csrf_cookie);
+    if (token && method !== "GET") headers[cfg.csrf_header] = token;
     let response;
     try {
       response = await fetch(url, {
@@ -74,13 +121,13 @@
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (err) {
+      if (window.Tucana.live) window.Tucana.live.lost();  // the Pi is out of reach: the page says so
       throw Object.assign(new Error(t("error.network")), { status: 0 });
     }
     let doc = null;
     try { doc = await response.json(); } catch (err) { doc = null; }
     if (!response.ok) {
-      const message = (doc && (doc.message || doc.error)) || t("error.http", { status: response.status });
-      throw Object.assign(new Error(message), { status: response.status, doc });
+      throw Object.assign(new Error(refusalText(doc, response.status)), { status: response.status, doc });
     }
     return doc;
   }
@@ -89,23 +136,33 @@
 
   const statusText = { live: "live.live", connecting: "live.connecting", down: "live.down" };
 
+  /**
+   * Show the stream's state: live, connecting (the first time), or down (the Pi was reached and is
+   * not now). Down greys out what can be tapped (CSS on body[data-live]) under a reconnecting banner.
+   */
   function setLive(status) {
+    document.body.dataset.live = status;
     const node = byId("live");
-    if (!node) return;
-    node.dataset.status = status;
-    node.textContent = t(statusText[status]);
+    if (node) {
+      node.dataset.status = status;
+      node.querySelector(".live-text").textContent = t(statusText[status]);
+    }
+    const banner = byId("offline");
+    if (banner) show(banner, status === "down");
   }
 
   /**
    * Follow the game: handlers.state(state, doc) for each new state, handlers.events(events, doc)
-   * for what an entry caused (live entries only, not catch-up). Reconnects with the last seen
-   * sequence number when a sleeping phone wakes up.
+   * for what an entry caused (live entries only, not catch-up), handlers.seats(doc) when a seat is
+   * taken or freed, handlers.rig(status) for the hardware (the console). Reconnects with the last
+   * seen sequence number when a sleeping phone wakes up.
    */
   function follow(handlers) {
     let source = null;
     let current = cfg.state || null;
     let retryTimer = null;
     let openedFor = null;  // the game id in the stream's URL
+    let wasLive = false;  // a stream that drops after being live is the Pi going out of reach
 
     function apply(state, doc) {
       if (!state) return;
@@ -119,28 +176,29 @@
       try { apply(await api("GET", cfg.api.state), null); } catch (err) { setLive("down"); }
     }
 
+    function live() { wasLive = true; setLive("live"); }
+
     function open() {
       clearTimeout(retryTimer);
       if (source) source.close();
       const url = new URL(cfg.api.stream, location.href);
       openedFor = current ? current.game_id : null;
-      if (openedFor !== null && openedFor !== undefined) {
+      if (openedFor !== null) {
         url.searchParams.set("game_id", openedFor);
         url.searchParams.set("last_event_id", current.seq);
       }
-      setLive("connecting");
+      if (handlers.rig) url.searchParams.set("rig", "1");
+      setLive(wasLive ? "down" : "connecting");
       source = new EventSource(url.toString());
-      source.addEventListener("open", () => setLive("live"));
+      source.addEventListener("open", live);
       source.addEventListener("error", () => {
-        if (source.readyState === EventSource.CLOSED) {
-          setLive("down");
-          retryTimer = setTimeout(open, REOPEN_MS);
-        } else {
-          setLive("connecting");
-        }
+        setLive(wasLive ? "down" : "connecting");
+        if (source.readyState === EventSource.CLOSED) retryTimer = setTimeout(open, REOPEN_MS);
       });
+      if (handlers.rig) source.addEventListener("rig", (e) => handlers.rig(JSON.parse(e.data)));
+      source.addEventListener("seats", (e) => { if (handlers.seats) handlers.seats(JSON.parse(e.data)); });
       source.addEventListener("hello", (e) => {
-        setLive("live");
+        live();
         const hello = JSON.parse(e.data);
         if (!current || hello.game_id !== current.game_id || hello.seq < current.seq) refetch();
       });
@@ -164,15 +222,18 @@
     if (current) handlers.state(current, null);
     else refetch();
     open();
-    const live = {
+    const follower = {
       refetch,
+      apply,
       reopen: open,
       /** Drop the stream, as a phone's sleep does; the next wake-up reopens it. */
-      close() { clearTimeout(retryTimer); if (source) source.close(); setLive("down"); },
+      close() { clearTimeout(retryTimer); if (source) source.close(); wasLive = true; setLive("down"); },
+      /** A request could not reach the Pi: say so until the stream is back. */
+      lost() { if (wasLive) setLive("down"); },
       get state() { return current; },
     };
-    window.Tucana.live = live;
-    return live;
+    window.Tucana.live = follower;
+    return follower;
   }
 
   /* ---- the page's notice ---- */
@@ -185,7 +246,7 @@
   function notice() {
     const node = byId("banner");
     const text = byId("banner-text");
-    const storeKey = "tucana-dismissed-" + (cfg.page || "page");
+    const storeKey = "tucana-dismissed-" + cfg.page;
     let current = null;
 
     function dismissed(key) {
@@ -222,11 +283,13 @@
     };
   }
 
+  /* ---- sound ---- */
+
   /** A short beep made on the spot: no audio file needed. */
   let audio = null;
   function beep() {
     try {
-      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      audio = audio || new AudioContext();
       if (audio.state === "suspended") audio.resume();
       BEEP_STARTS_S.forEach((offset) => {
         const osc = audio.createOscillator();
@@ -247,16 +310,29 @@
     }
   }
 
-  /** Browsers allow sound only after a tap: unlock the audio on the first one. */
-  document.addEventListener("pointerdown", () => {
+  /**
+   * Browsers allow sound (and vibration) only after the reader touched the page: the first tap
+   * anywhere unlocks them, on its way to whatever it taps; nothing on the page moves for it. A
+   * fixed-size mark in the header (#sound) says whether the round-end beep can be heard yet.
+   */
+  const UNLOCKING_EVENTS = ["pointerup", "keydown", "touchend"];
+  function unlockSound() {
     try {
-      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      audio = audio || new AudioContext();
       if (audio.state === "suspended") audio.resume();
-    } catch (err) { /* no audio on this device */ }
-  }, { once: true });
+    } catch (err) { return; }  // no audio on this device
+    UNLOCKING_EVENTS.forEach((name) => document.removeEventListener(name, unlockSound, true));
+    const mark = byId("sound");
+    if (mark) {
+      mark.dataset.on = "true";
+      mark.setAttribute("aria-label", t("sound.on"));
+      mark.title = t("sound.on");
+    }
+  }
+  UNLOCKING_EVENTS.forEach((name) => document.addEventListener(name, unlockSound, true));
 
   window.Tucana = {
-    cfg, t, el, icon, byId, show, api, follow, beep, setLive, notice,
+    cfg, t, el, icon, byId, show, api, follow, beep, setLive, notice, said, sentence, inSentence, cardName,
     TERRAINS, SIGHTS, LETTERS, ROMAN,
   };
 })();

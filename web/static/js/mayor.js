@@ -1,11 +1,12 @@
 /* The Mayor's console: PIN, new-game wizard, set-up card, reveals (camera or one tap),
-   confirm and undo, solo keep, end of game, export, and the guided deck enrollment. */
+   confirm and undo, solo keep, end of game, export, and the guided deck enrollment.
+   The game and the hardware both come over the one stream; nothing is polled. */
 (function () {
   "use strict";
   const T = window.Tucana;
   const { t, el, icon, byId, show, cfg } = T;
-  const CAMERA_POLL_MS = 1500;  // the scanner votes over a few frames: faster polling adds nothing
   const LOG_SHOWN = 40;  // newest log lines the console lists: a round and its claims
+  const FOLD_KEY = "tucana-camera-folded";  // the camera panel stays folded across reloads (per browser)
   let state = cfg.state;
   // The pair Confirm would reveal: {cards: [a, b], source: "manual" | "camera", base}; base is the
   // turn key it was tapped for, or null when it was tapped while a reveal was on its way (it is for
@@ -13,7 +14,7 @@
   let pending = null;
   let sending = null;  // the reveal posted and not answered yet: {cards, base}
   let wantWizard = false;
-  let lastReadingKey = null;
+  let cropShown = 0;  // the number of the reading whose crop the console shows
 
   /* ---- errors and the PIN ---- */
 
@@ -22,7 +23,8 @@
     box.textContent = err.message;
     show(box, true);
     box.scrollIntoView({ block: "nearest" });  // the error sits at the top: the Mayor may have scrolled away
-    if (err.status === 403 && /PIN/.test(err.message)) lock();
+    const code = err.doc && err.doc.code;
+    if (err.status === 403 && (code === "wrong_pin" || code === "mayor_only")) lock();
   }
 
   function clearError() { show(byId("mayor-error"), false); }
@@ -151,23 +153,34 @@
     }
   }
 
+  /** The reading the camera holds for the Mayor, in the page's words: why it waits. */
+  function heldWhy(held) {
+    return held.code ? T.said("refusal." + held.code, held.params) || held.reason : held.reason;
+  }
+
   function renderPending() {
     const cards = byId("pending-cards");
     cards.replaceChildren();
     const blocked = revealBlocked();
+    const held = pending && pending.source === "camera" ? pending.held : null;
     if (pending && !blocked) {
       pending.cards.forEach((c) => cards.append(T.terrainCard(c)));
       cards.append(el("p", { class: "muted small", style: "flex-basis:100%" },
         pending.source === "camera" ? t("reveal.from_camera") : t("reveal.from_tap")));
     }
+    // A reading the deck cannot hold says why it waits, and only what can be accepted is offered.
+    const acceptable = Boolean(pending) && !blocked && revealable(pending.cards);
+    byId("pending-why").textContent = held && !acceptable ? t("camera.held_why", { why: heldWhy(held) }) : "";
+    show(byId("pending-why"), Boolean(held) && !acceptable && !blocked);
     show(byId("pending-empty"), !pending || Boolean(blocked));
-    byId("confirm-reveal").disabled = !pending || Boolean(blocked) || Boolean(sending);
-    byId("confirm-reveal").textContent = pending && !blocked
+    byId("confirm-reveal").disabled = !acceptable || Boolean(sending);
+    byId("confirm-reveal").textContent = acceptable
       ? t("reveal.confirm_pair", { words: T.announcementWords(pending.cards) }) : t("reveal.confirm");
   }
 
   // One reveal at a time: Confirm stays disabled until the server answered, so a double tap
   // cannot post the same pair twice; X-Expect-Seq also makes the server refuse a stale repeat.
+  // Whether tapped or read by the camera, a reveal takes one route: the log's (the desk hears it).
   byId("confirm-reveal").addEventListener("click", async () => {
     if (!pending || sending) return;
     const { cards, source } = pending;
@@ -177,7 +190,10 @@
     renderPending();
     let doc = null;
     try {
-      doc = await confirmReveal(cards, source);
+      clearError();
+      doc = await postReveal(cards);
+    } catch (err) {
+      fail(err);
     } finally {
       sending = null;
       if (!doc && !pending && source === "manual" && turnKey(state) === base) {
@@ -187,23 +203,6 @@
       renderPending();
     }
   });
-
-  async function confirmReveal(cards, source) {
-    if (cameraHolds && source === "camera" && cfg.api.camera_confirm) {
-      // The desk holds the reading: confirming there keeps the button, LEDs and console in step.
-      return desk(cfg.api.camera_confirm);
-    }
-    if (cameraHolds && cfg.api.camera_correct) {
-      return desk(cfg.api.camera_correct, { type: "reveal", cards });  // the Mayor's tap wins
-    }
-    clearError();
-    try {
-      return await postReveal(cards);
-    } catch (err) {
-      fail(err);
-      return null;
-    }
-  }
 
   /** Post a reveal for the turn the Mayor sees; a claim that landed meanwhile is no reason to refuse it. */
   async function postReveal(cards) {
@@ -222,14 +221,12 @@
 
   /* ---- camera ---- */
 
-  let cameraHolds = false;  // the desk holds a reading waiting for the Mayor
-
-  async function desk(url, body) {
+  async function desk(url) {
     clearError();
     try {
-      const doc = await T.api("POST", url, body || {});
-      if (doc && doc.state) render(doc.state);
-      else if (doc && "pending" in doc) renderReading(doc);
+      const doc = await T.api("POST", url, {});
+      if (doc && doc.accepted && doc.accepted.state) render(doc.accepted.state);
+      if (doc) renderRig(doc);
       return doc;
     } catch (err) {
       fail(err);
@@ -242,52 +239,57 @@
   byId("held-confirm").addEventListener("click", () => desk(cfg.api.camera_confirm));
   byId("lay-next").addEventListener("click", () => desk(cfg.api.lay_next));
 
-  async function pollCamera() {
-    if (!cfg.has_camera || !cfg.api.camera || byId("console").hidden || document.hidden) return;
-    try {
-      renderReading(await T.api("GET", cfg.api.camera));
-    } catch (err) { /* the manual buttons stay usable */ }
+  function readingText(reading) {
+    return reading.cards.map((r) => (r.card ? T.cardName(r.card) : "?") +
+      " " + Math.round(r.confidence * 100) + "%").join(" + ");
   }
 
-  function readingText(readings) {
-    return readings.map((r) => (r.card ? cardName(r.card) : "?") +
-      (typeof r.confidence === "number" ? " " + Math.round(r.confidence * 100) + "%" : "")).join(" + ");
-  }
-
-  /** The camera's last reading and its crop; a pending reveal the desk holds becomes the console's. */
-  function renderReading(status) {
-    const text = byId("camera-reading");
-    const readings = Array.isArray(status.last_reading) ? status.last_reading : [];
-    const held = status.pending && status.pending.entry;
-    cameraHolds = Boolean(held);
-    // A held set-up card, red cards or solo keep: confirmed here; a held reveal goes to the reveal panel.
-    show(byId("held"), Boolean(held) && held.type !== "reveal");
-    if (held && held.type !== "reveal") {
-      byId("held-what").textContent = describe(held) + (status.pending.reason ? " · " + t("camera.refused", { reason: status.pending.reason }) : "");
+  /** The hardware's status, as the stream pushes it: last reading and its crop, held reading, note. */
+  function renderRig(status) {
+    const reading = status.reading;
+    byId("camera-reading").textContent = reading ? readingText(reading) : t("camera.no_reading");
+    const note = status.note ? T.said("camera.note." + status.note.key, status.note.params) : "";
+    byId("camera-note").textContent = note || "";
+    // No image before the first reading (the crop route has nothing to show yet); a new reading, a new crop.
+    show(byId("camera-crop-figure"), Boolean(reading));
+    if (reading && reading.number !== cropShown) {
+      cropShown = reading.number;
+      byId("camera-crop").src = cfg.api.crop + "?n=" + reading.number;
     }
-    show(byId("dismiss-reading"), cameraHolds && Boolean(cfg.api.camera_dismiss));
-    show(byId("lay-next"), Boolean(status.virtual) && Boolean(cfg.api.lay_next));
-    const parts = [readings.length ? readingText(readings) : t("camera.no_reading")];
-    if (status.pending && status.pending.reason) parts.push(t("camera.refused", { reason: status.pending.reason }));
-    else if (status.note) parts.push(status.note);
-    text.textContent = parts.join(" · ");
-    const key = JSON.stringify([readings, status.pending]);
-    if (key === lastReadingKey) return;
-    lastReadingKey = key;
-    if (cfg.api.crop && readings.length) byId("camera-crop").src = cfg.api.crop + "?t=" + Date.now();
-    if (held && held.type === "reveal" && (!pending || pending.source === "camera")) {
-      pending = { cards: held.cards, source: "camera" };
-      renderPending();
-    } else if (!held && pending && pending.source === "camera") {
+    show(byId("lay-next"), status.virtual && Boolean(cfg.api.lay_next));
+    renderHeld(status.pending);
+  }
+
+  /**
+   * A reading the desk holds for the Mayor. A held reveal becomes the reveal panel's pair; a held
+   * set-up card, red cards or solo keep shows here. Either says why it waits, and Confirm is there
+   * only when the engine would now accept it.
+   */
+  function renderHeld(held) {
+    const reveal = held && held.entry.type === "reveal";
+    show(byId("held"), Boolean(held) && !reveal);
+    show(byId("dismiss-reading"), Boolean(held) && Boolean(cfg.api.camera_dismiss));
+    if (held && !reveal) {
+      byId("held-what").textContent = describe(held.entry);
+      byId("held-why").textContent = held.acceptable ? "" : t("camera.held_why", { why: heldWhy(held) });
+      show(byId("held-confirm"), held.acceptable);
+    }
+    if (reveal && (!pending || pending.source === "camera")) {
+      pending = { cards: held.entry.cards, source: "camera", held };
+    } else if (!reveal && pending && pending.source === "camera") {
       pending = null;
-      renderPending();
     }
+    renderPending();
   }
 
   function startCamera() {
     if (!cfg.has_camera) return;
     if (cfg.api.preview) byId("camera-preview").src = cfg.api.preview;
-    setInterval(pollCamera, CAMERA_POLL_MS);
+    const panel = byId("camera-panel");
+    try { panel.open = localStorage.getItem(FOLD_KEY) !== "true"; } catch (err) { /* storage off: open */ }
+    panel.addEventListener("toggle", () => {
+      try { localStorage.setItem(FOLD_KEY, String(!panel.open)); } catch (err) { /* it just folds */ }
+    });
   }
 
   /* ---- solo keep, end of game, undo, log ---- */
@@ -307,7 +309,7 @@
     if (confirm(t("end.confirm"))) send({ type: "end_game" }, true);
   });
   byId("undo").addEventListener("click", () => {
-    if (confirm(t("tools.undo_confirm"))) send({ type: "undo" }, true);
+    if (state.undo && confirm(undoQuestion(state.undo))) send({ type: "undo" }, true);
   });
   byId("new-game").addEventListener("click", openWizard);
   byId("wizard-open").addEventListener("click", () => {
@@ -321,6 +323,23 @@
     byId("wizard").scrollIntoView({ behavior: "smooth" });
   }
 
+  function sightName(sight) { return T.inSentence(t("sight." + sight)); }
+
+  /** What an undo of this entry takes back, as the question the Mayor answers: "Undo Léa's toucan claim?". */
+  function undoQuestion(entry) {
+    switch (entry.type) {
+      case "claim":
+        if (entry.sight) return T.sentence(t("undo.claim_sight", { player: entry.player, sight: sightName(entry.sight) }));
+        if (entry.village) return t("undo.claim_village", { player: entry.player, letter: entry.village });
+        return T.sentence(t("undo.claim_red", { player: entry.player, sight: sightName(entry.red) }));
+      case "reveal": return t("undo.reveal", { words: T.announcementWords(entry.cards) });
+      case "setup_card": return t("undo.setup_card", { letters: entry.letters });
+      case "red_bonus": return t("undo.red_bonus", { names: entry.sights.map((s) => t("sight." + s)).join(", ") });
+      case "solo_keep": return t("undo.solo_keep", { letters: entry.letters.join(", ") });
+      default: return t("tools.undo_confirm");
+    }
+  }
+
   function describe(entry) {
     switch (entry.type) {
       case "new_game": return t("log.new_game", { players: entry.players.join(", ") });
@@ -329,7 +348,7 @@
       case "claim":
         if (entry.sight) return t("log.claim", { player: entry.player, what: t("sight." + entry.sight) });
         if (entry.village) return t("log.claim", { player: entry.player, what: entry.village + "–" + entry.village });
-        return t("log.claim", { player: entry.player, what: t("pad.red_pair", { sight: t("sight." + entry.red) }) });
+        return t("log.claim", { player: entry.player, what: T.sentence(t("pad.red_pair", { sight: sightName(entry.red) })) });
       case "red_bonus": return t("bonus.red") + ": " + entry.sights.map((s) => t("sight." + s)).join(", ");
       case "solo_keep": return t("solo.title") + ": " + entry.letters.join(", ");
       case "end_game": return t("end.button");
@@ -342,20 +361,10 @@
     if (!cfg.api.log || state.game_id === null) { byId("log").replaceChildren(); return; }
     try {
       const doc = await T.api("GET", cfg.api.log + "?since=" + Math.max(0, state.seq - LOG_SHOWN));
-      byId("log").replaceChildren(...doc.entries.slice().reverse().map((e) =>
-        el("li", { value: String(e.seq) }, describe(e.entry))));
+      byId("log").replaceChildren(...doc.entries.slice().reverse().map((e) => el("li",
+        { value: String(e.seq), class: e.undone ? "undone" : null },
+        describe(e.entry), e.undone ? el("span", { class: "undone-mark" }, " · " + t("log.undone")) : null)));
     } catch (err) { /* the log view is a convenience */ }
-  }
-
-  function cardName(id) {
-    if (T.TERRAINS.includes(id)) return T.terrainName(id);
-    let m = /^blue-([A-E])([12])$/.exec(id);
-    if (m) return t("card.blue", { letter: m[1], n: m[2] });
-    m = /^red-(\w+)$/.exec(id);
-    if (m) return t("card.red", { sight: t("sight." + m[1]) });
-    m = /^setup-(\d+)$/.exec(id);
-    if (m) return t("setup.card", { n: Number(m[1]) });
-    return id;
   }
 
   /* ---- everything from one state ---- */
@@ -373,7 +382,9 @@
     show(byId("solo-keep"), state.needs_solo_keep);
     show(byId("end-game"), state.next_step === "end_game");
     show(byId("new-game"), phase === "finished" && !wizard);
-    show(byId("undo"), phase !== "no_game");
+    // Undo is offered only when the engine would take something back (never after the game ended).
+    show(byId("undo"), Boolean(state.undo));
+    byId("undo-what").textContent = state.undo ? undoQuestion(state.undo) : "";
     show(byId("wizard-open"), !wizard && phase !== "finished");  // the scores offer "New game" then
     show(byId("camera-panel"), Boolean(cfg.has_camera) && !wizard && (phase === "setup" || phase === "playing"));
     show(byId("seat-tools"), state.players.length > 0);
@@ -403,9 +414,17 @@
     }
   }
 
-  T.mayor = { send, fail, clearError, cardName, closeWizard() { wantWizard = false; } };
+  T.mayor = {
+    send, fail, clearError, render,
+    closeWizard() { wantWizard = false; },
+    get state() { return state; },
+  };
   T.wizard.reset(state.players);
   if (cfg.is_mayor) unlock(); else lock();
   startCamera();
-  T.follow({ state: (next) => render(next) });
+  T.follow({
+    state: (next) => render(next),
+    seats: () => { if (byId("seat-tools").open) T.mayorTools.refreshSeats(); },
+    rig: cfg.has_camera ? renderRig : undefined,
+  });
 })();

@@ -33,7 +33,7 @@
     const id = cardIds[enrollIndex];
     byId("enroll-progress").textContent = t("enroll.progress", { n: enrollIndex + 1, of: cardIds.length }) +
       " · " + t("enroll.photos", { n: enrolled[id] || 0 });
-    byId("enroll-card").textContent = T.mayor.cardName(id);
+    byId("enroll-card").textContent = T.cardName(id);
     byId("enroll-back").disabled = enrollIndex === 0;
     byId("enroll-forget").disabled = !enrolled[id];
   }
@@ -58,7 +58,7 @@
     try {
       const doc = await T.api("POST", cfg.api.enroll, { card: id });
       enrolled = doc.enrolled || enrolled;
-      result.textContent = t("enroll.done", { card: T.mayor.cardName(id) }) + " " +
+      result.textContent = t("enroll.done", { card: T.cardName(id) }) + " " +
         t("enroll.photos", { n: doc.card_photos || 0 });
       if (enrollIndex < cardIds.length - 1) { enrollIndex += 1; renderEnroll(); }
       else { renderEnroll(); result.textContent += " " + t("enroll.finished"); }
@@ -72,7 +72,7 @@
     try {
       const doc = await T.api("DELETE", cfg.api.enroll + "/" + encodeURIComponent(id));
       enrolled = doc.enrolled || {};
-      result.textContent = t("enroll.forgotten", { card: T.mayor.cardName(id) });
+      result.textContent = t("enroll.forgotten", { card: T.cardName(id) });
       renderEnroll();
     } catch (err) {
       result.textContent = err.message;

@@ -8,6 +8,7 @@
   const NAME_MAX_CHARS = 24;  // a name fits a phone's score table column; the engine takes any length
 
   let step = 1;
+  let starting = false;  // a start is on its way: a second press must not make a second game
   const playerInputs = byId("player-inputs");
 
   function addPlayerRow(name) {
@@ -91,8 +92,16 @@
     byId("start-village").value = String(1 + Math.floor(Math.random() * cfg.villages));
   });
 
+  /** Whether a new game with these players keeps each phone on its seat: asked once, when they are the same. */
+  function keepSeats(previous, players) {
+    const same = previous.game_id !== null && previous.players.length === players.length &&
+      previous.players.every((p, i) => p === players[i]);
+    return same && confirm(t("wizard.same_seats"));
+  }
+
   byId("wizard-form").addEventListener("submit", async (e) => {
     e.preventDefault();
+    if (starting) return;
     const problem = wizardProblem();
     if (problem) { T.mayor.fail(new Error(problem)); return; }
     const form = e.target;
@@ -105,10 +114,23 @@
       direction: form.direction.value,
       symmetric: form.symmetric.checked,
     };
-    const started = await T.mayor.send(entry);
-    if (!started) return;
-    T.mayor.closeWizard();
-    if (entry.special_bonus) await T.mayor.send({ type: "red_bonus", sights: chosenReds() });
+    const previous = T.mayor.state;
+    const keep = keepSeats(previous, entry.players);
+    starting = true;
+    byId("wizard-start").disabled = true;
+    try {
+      const started = await T.mayor.send(entry);
+      if (!started) return;  // refused: the wizard stays open with the reason
+      T.mayor.closeWizard();
+      T.mayor.render(started.state);  // the game is made: the wizard closes at once
+      if (keep) {
+        try { await T.api("POST", cfg.api.seat_keep, { from: previous.game_id }); } catch (err) { T.mayor.fail(err); }
+      }
+      if (entry.special_bonus) await T.mayor.send({ type: "red_bonus", sights: chosenReds() });
+    } finally {
+      starting = false;
+      byId("wizard-start").disabled = false;
+    }
   });
 
   /** Empty the wizard, keeping the last game's players as a start. */

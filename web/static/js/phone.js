@@ -1,10 +1,12 @@
 /* A player's phone: village letters, the score pad (a tap on the next value is a claim),
-   the live announcement, the round-end reminder with a buzz and a beep, final scores. */
+   the live announcement, the round-end reminder with a buzz and a beep, final scores. The phone
+   learns over the stream when its seat is freed or taken, and when the Mayor undoes its claim. */
 (function () {
   "use strict";
   const T = window.Tucana;
   const { t, el, icon, byId, show, cfg } = T;
   const me = cfg.me;
+  let holdsSeat = cfg.is_mine;  // this phone holds me's seat (the server says so again on every seats event)
   const ROUND_END_BUZZ_MS = [250, 120, 250, 120, 400];  // buzz, pause, buzz, pause, long buzz: felt in a pocket
   let state = cfg.state;
   let pending = null;
@@ -31,8 +33,10 @@
   /* ---- the score pad ---- */
 
   function canClaim() {
-    return cfg.is_mine && state.phase === "playing";
+    return holdsSeat && state.phase === "playing";
   }
+
+  function sightName(sight) { return T.inSentence(t("sight." + sight)); }
 
   function sheet() {
     return (state.sheets || {})[me] || { sights: {}, villages: [], reds: [], bonus: 0, sights_by_round: [], sight_points_now: 0 };
@@ -68,7 +72,7 @@
           "aria-label": label + (circled ? " ✓" : ""),
           "aria-pressed": String(circled),
           "data-sight": sight,
-          onclick: () => ask({ sight }, t("pad.ask_sight", { sight: t("sight." + sight), value })),
+          onclick: () => ask({ sight }, T.sentence(t("pad.ask_sight", { sight: sightName(sight), value }))),
         }, value));
       });
       return el("tr", {}, el("th", { scope: "row" }, el("span", { class: "sight-name" }, icon(sight), t("sight." + sight))), cells);
@@ -77,35 +81,50 @@
     table.replaceChildren(table.querySelector("caption"), el("tbody", {}, rows));
   }
 
-  function renderPairs(pad, mine) {
+  /** The bonus line under a pair: its points while the card is on the table, "gone" once taken. */
+  function bonusHint(points, done) {
+    if (done) return null;
+    return points === undefined
+      ? el("span", { class: "bonus-hint gone" }, t("pad.bonus_gone"))
+      : el("span", { class: "bonus-hint" }, t("pad.bonus_hint", { points }));
+  }
+
+  function renderPairs(pad, sheet) {
     byId("pairs").replaceChildren(...T.LETTERS.map((letter) => {
-      const done = mine.villages.includes(letter);
+      const done = sheet.villages.includes(letter);
       const top = (state.blue[letter] || [])[0];
+      const question = t("pad.ask_village", { letter, points: pad.villages[letter] }) +
+        (top === undefined ? " " + t("pad.no_bonus") : "");
       return el("button", {
         type: "button",
         class: "pair" + (done ? " circled" : ""),
         disabled: done || !canClaim(),
         "aria-pressed": String(done),
         "data-village": letter,
-        onclick: () => ask({ village: letter }, t("pad.ask_village", { letter, points: pad.villages[letter] })),
+        onclick: () => ask({ village: letter }, question),
       }, el("span", { class: "letters" }, letter + "–" + letter), el("span", { class: "pts" }, pad.villages[letter]),
-      top !== undefined && !done ? el("span", { class: "bonus-hint" }, t("pad.bonus_hint", { points: top })) : null);
+      bonusHint(top, done));
     }));
   }
 
-  function renderReds(mine) {
+  /** Red pairs show their points and a gone state like the blue pairs: a claim never pays 0 unannounced. */
+  function renderReds(sheet) {
     const drawn = T.redDrawn(state);
     show(byId("reds-block"), drawn.length > 0);
     byId("reds").replaceChildren(...drawn.map((sight) => {
-      const done = mine.reds.includes(sight);
+      const done = sheet.reds.includes(sight);
+      const points = (state.red || {})[sight];
+      const question = T.sentence(t("pad.ask_red", { sight: sightName(sight) })) +
+        (points === undefined ? " " + t("pad.no_bonus") : "");
       return el("button", {
         type: "button",
-        class: "red-claim" + (done ? " circled" : ""),
+        class: "red-claim" + (done ? " circled" : "") + (points === undefined && !done ? " gone" : ""),
         disabled: done || !canClaim(),
         "aria-pressed": String(done),
         "data-red": sight,
-        onclick: () => ask({ red: sight }, t("pad.ask_red", { sight: t("sight." + sight) })),
-      }, icon(sight), icon(sight), " ", t("pad.red_pair", { sight: t("sight." + sight) }));
+        onclick: () => ask({ red: sight }, question),
+      }, el("span", { class: "red-name" }, icon(sight), icon(sight), " ", T.sentence(t("pad.red_pair", { sight: sightName(sight) }))),
+      bonusHint(points, done));
     }));
   }
 
@@ -136,7 +155,7 @@
     renderReds(mine);
     renderFinalBox(mine);
     byId("pad-help").textContent = state.phase === "playing"
-      ? (cfg.is_mine ? t("pad.help") : t("phone.not_mine"))
+      ? (holdsSeat ? t("pad.help") : t("phone.not_mine"))
       : (state.phase === "finished" ? t("pad.help_finished") : t("pad.help_before"));
   }
 
@@ -167,7 +186,7 @@
     show(error, false);
     try {
       const doc = await T.api("POST", cfg.api.claim, entry);
-      if (doc && doc.state) follower.apply(doc.state);
+      if (doc && doc.state) follower.apply(doc.state, doc);
       if (doc && doc.events) onEvents(doc.events);
     } catch (err) {
       error.textContent = t("pad.refused", { reason: err.message });
@@ -207,28 +226,51 @@
     }
   }
 
+  /** What a claim circled, in words: "toucan", "A–A", "two yetis". */
+  function claimWords(entry) {
+    if (entry.sight) return sightName(entry.sight);
+    if (entry.village) return entry.village + "–" + entry.village;
+    return T.inSentence(t("pad.red_pair", { sight: sightName(entry.red) }));
+  }
+
   function onEvents(events) {
     for (const event of events) {
       if (event.type === "claimed" && event.player === me && event.bonus_segment) {
         remind(t("banner.bonus_segment"), "segment-" + state.seq, true);
       }
+      if (event.type === "undone" && event.entry.type === "claim" && event.entry.player === me) {
+        remind(t("phone.claim_undone", { what: claimWords(event.entry) }), "undone-" + state.seq, true);
+      }
     }
     if (events.some((e) => e.type === "last_turn" || e.type === "game_ended")) renderBanner(true);
   }
 
-  // Phones allow sound and vibration only after a tap on this page: the first tap unlocks both.
-  const alertsOn = byId("alerts-on");
-  alertsOn.addEventListener("click", () => {
-    if (navigator.vibrate) navigator.vibrate(60);
-    T.beep();
-  });
-  document.addEventListener("pointerdown", () => show(alertsOn, false), { once: true });
+  /* ---- the seat ---- */
+
+  /** Whether this phone still holds its seat: asked when the stream says a seat was taken or freed. */
+  async function checkSeat() {
+    let doc;
+    try { doc = await T.api("GET", cfg.api.seat_list); } catch (err) { return; }
+    const seat = doc.seats.find((s) => s.player === me);
+    const holds = Boolean(seat && seat.mine);
+    if (holds === holdsSeat) return;
+    holdsSeat = holds;
+    const note = byId("seat-lost");
+    note.textContent = holds ? "" : t(seat && seat.taken ? "phone.seat_taken" : "phone.seat_freed", { name: me });
+    show(note, !holds);
+    if (holds) show(byId("not-mine"), false);
+    renderPad();
+  }
 
   /* ---- everything from one state ---- */
 
   function render(next) {
     if (state && next.game_id !== state.game_id && state.game_id !== null) {
-      location.href = cfg.seats_url || "/play";  // a new game: seats and island may differ
+      // A new game: the island may differ, so the page is drawn afresh. With the same players in
+      // the same seats the Mayor may keep every phone on its seat: this page's seat, then.
+      const seat = next.players.indexOf(me) + 1;
+      const same = next.players.length === state.players.length && next.players.every((p, i) => p === state.players[i]);
+      location.href = same && seat === cfg.seat ? cfg.play_url.replace(/0$/, String(seat)) : cfg.seats_url;
       return;
     }
     state = next;
@@ -237,8 +279,7 @@
     T.renderStandings(state, me);
     if (state.phase === "finished") {
       byId("main").insertBefore(byId("standings-section"), byId("me"));
-      // Nothing more to buzz or claim: the final screen shows the scores, not play-time hints.
-      show(alertsOn, false);
+      // Nothing more to claim: the final screen shows the scores, not play-time hints.
       show(byId("not-mine"), false);
     }
     renderVillages();
@@ -249,6 +290,6 @@
   const follower = T.follow({
     state: (next) => render(next),
     events: onEvents,
+    seats: (doc) => { if (doc.game_id === state.game_id) checkSeat(); },
   });
-  follower.apply = (next) => { if (next.seq >= state.seq) render(next); };
 })();

@@ -9,8 +9,9 @@
 
   function terrainName(terrain) { return t("terrain." + terrain); }
 
+  /** The Mayor's announcement in sentence case: "Desert and any terrain!", "¡Desierto y agua!". */
   function announcementWords(cards) {
-    return t("announce.pair", { a: terrainName(cards[0]), b: terrainName(cards[1]) });
+    return T.sentence(t("announce.pair", { a: T.inSentence(terrainName(cards[0])), b: T.inSentence(terrainName(cards[1])) }));
   }
 
   function terrainCard(terrain, extra) {
@@ -124,15 +125,21 @@
     const title = byId("standings-title");
     if (title) title.textContent = t(standings.finished ? "standings.final" : "standings.title");
     const rounds = state.rounds;
-    const head = el("tr", {}, el("th", { scope: "col" }, t("standings.rank")), el("th", { scope: "col" }, t("standings.player")),
-      ROMAN.slice(0, rounds).map((r) => el("th", { scope: "col" }, r)),
-      el("th", { scope: "col" }, t("standings.villages")), el("th", { scope: "col" }, t("standings.bonus")),
-      el("th", { scope: "col" }, t("standings.total")));
+    // Narrow screens show the short headings; the Total column stays in view while the rest scrolls.
+    const heading = (key, cls) => el("th", { scope: "col", class: cls || null },
+      el("span", { class: "long" }, t(key)), el("abbr", { class: "short", title: t(key) }, t(key + "_short")));
+    const head = el("tr", {}, el("th", { scope: "col", class: "rank" }, t("standings.rank")),
+      el("th", { scope: "col", class: "name" }, t("standings.player")),
+      ROMAN.slice(0, rounds).map((r) => el("th", { scope: "col", class: "detail" }, r)),
+      heading("standings.villages", "detail"), heading("standings.bonus", "detail"), heading("standings.total", "total"));
     const rows = [...standings.players].sort((a, b) => a.rank - b.rank).map((p) => {
       const winner = standings.finished && standings.winners.includes(p.name);
-      const cells = [el("td", {}, p.rank), el("td", { title: p.name }, p.name)];
-      for (let i = 0; i < rounds; i++) cells.push(el("td", {}, i < p.sights_by_round.length ? p.sights_by_round[i] : "·"));
-      cells.push(el("td", {}, p.villages), el("td", {}, p.bonus), el("td", {}, el("strong", {}, p.total)));
+      const cells = [el("td", { class: "rank" }, p.rank), el("td", { class: "name", title: p.name }, p.name)];
+      for (let i = 0; i < rounds; i++) {
+        cells.push(el("td", { class: "detail" }, i < p.sights_by_round.length ? p.sights_by_round[i] : "·"));
+      }
+      cells.push(el("td", { class: "detail" }, p.villages), el("td", { class: "detail" }, p.bonus),
+        el("td", { class: "total" }, el("strong", {}, p.total)));
       const cls = [winner ? "winner" : "", p.name === me ? "me" : ""].join(" ").trim();
       return el("tr", { class: cls || null }, cells);
     });

@@ -14,7 +14,7 @@
         await T.api("POST", cfg.api.seats, { player: button.dataset.name });
         location.href = cfg.play_url.replace(/0$/, button.dataset.seat);
       } catch (err) {
-        error.textContent = err.status === 409 ? t("seats.taken", { name: button.dataset.name }) : err.message;
+        error.textContent = err.message;
         show(error, true);
         button.disabled = false;
       }
@@ -38,10 +38,12 @@
   markTaken();
 
   // When the Mayor starts a game (or a new one), the list of seats changes: show the new one.
+  // A seat taken or freed elsewhere shows at once.
   T.follow({
     state(state) {
       const same = state.players.length === players.length && state.players.every((p, i) => p === players[i]);
       if (!same) location.reload();
     },
+    seats: markTaken,
   });
 })();
