@@ -89,7 +89,18 @@ def log():
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[LogStore]:
-    """A fresh SQLite log store in a temp folder."""
+    """A fresh SQLite log store in a temp folder, on the fast store: no fsync per entry.
+
+    Durability is tested where it is the point (durable_store, the killed writer); elsewhere an
+    fsync per entry only makes the run slow.
+    """
+    with LogStore(tmp_path / "games.sqlite3", clock=lambda: 1_700_000_000.0, durable=False) as s:
+        yield s
+
+
+@pytest.fixture
+def durable_store(tmp_path: Path) -> Iterator[LogStore]:
+    """A fresh log store as `tucana serve` opens it: every entry fsynced before append() returns."""
     with LogStore(tmp_path / "games.sqlite3", clock=lambda: 1_700_000_000.0) as s:
         yield s
 

@@ -23,10 +23,16 @@ from companion.table import Table
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_store_uses_wal_and_full_sync(store):
+def test_store_uses_wal_and_full_sync(durable_store):
     """Entries are durable before append() returns: WAL journal, synchronous FULL (2)."""
+    assert durable_store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert durable_store._db.execute("PRAGMA synchronous").fetchone()[0] == 2
+
+
+def test_the_fast_store_of_the_tests_only_skips_the_fsync(store):
+    """The tests' fast store is the same WAL store without the fsync per entry (synchronous OFF)."""
     assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2
+    assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 0
 
 
 def test_several_games_are_kept_apart(store):

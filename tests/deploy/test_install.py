@@ -8,6 +8,9 @@ that records its call, and the tests check that none was called.
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -143,13 +146,28 @@ def test_bad_options_are_refused(shell: Shell, tmp_path: Path, flags: tuple, mes
     assert shell.changes() == []
 
 
-def test_a_real_run_needs_root(shell: Shell, tmp_path: Path) -> None:
+@pytest.fixture
+def readable_copy() -> Iterator[Path]:
+    """The deploy scripts copied where any user can read them (the clone may sit in a private folder)."""
+    folder = Path(tempfile.mkdtemp(prefix="tucana-deploy-"))
+    try:
+        shutil.copytree(INSTALL.parent, folder / "deploy")
+        for path in (folder, *folder.rglob("*")):
+            path.chmod(0o755)
+        yield folder
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_a_real_run_needs_root(shell: Shell, readable_copy: Path) -> None:
     """A real install run without root is refused with a sudo hint and changes nothing."""
+    release = os_release(readable_copy, "bookworm")
+    release.chmod(0o644)
     done = shell.run("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                     "bash", str(INSTALL), "--os-release", str(os_release(tmp_path, "bookworm")))
+                     "bash", str(readable_copy / "deploy" / INSTALL.name), "--os-release", str(release))
     if "setpriv:" in done.stderr:
         pytest.skip(f"cannot drop privileges here: {done.stderr.strip()}")
-    assert done.returncode == 1
+    assert done.returncode == 1, done.stderr
     assert "run it with sudo" in done.stderr
     assert shell.changes() == []
 

@@ -79,7 +79,7 @@ def served(tmp_path: Path, *, rig: bool = False, **rig_options: Any) -> Iterator
     The rig looks at the virtual table with gpiozero's mock pins and no speech; rig_options go
     to hardware.rig.build_rig (a virtual table of other cards, a deck folder).
     """
-    services = build_services(tmp_path / "data", keepalive_s=KEEPALIVE_S)
+    services = build_services(tmp_path / "data", keepalive_s=KEEPALIVE_S, durable=False)
     if rig:
         from hardware.config import PinMap
         from hardware.rig import build_rig

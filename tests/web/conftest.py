@@ -77,7 +77,7 @@ def clock() -> FakeClock:
 @pytest.fixture
 def web_services(tmp_path: Path, clock: FakeClock) -> Iterator[Services]:
     """Store, table, stream hub and security in a temporary folder, closed afterwards."""
-    store = LogStore(tmp_path / "tucana.sqlite3")
+    store = LogStore(tmp_path / "tucana.sqlite3", durable=False)  # the fast store: no test here pulls the plug
     table = Table(store)
     hub = StreamHub(table, keepalive_s=TEST_KEEPALIVE_S)
     security = Security(PIN, SECRET, SeatBook(tmp_path / "seats.json"), clock=clock)
@@ -131,15 +131,25 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Services]]:
         yield found
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright (never a downloaded browser); no page may throw."""
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (never a downloaded browser), launched once per run."""
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        chromium.page_errors = []  # uncaught script errors of every page
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            yield chromium
-            assert chromium.page_errors == []
+            yield launched
         finally:
-            chromium.close()
+            launched.close()
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """The shared Chromium for one test: its contexts are closed after it, and no page may throw."""
+    chromium.page_errors = []  # uncaught script errors of every page of this test
+    try:
+        yield chromium
+        assert chromium.page_errors == []
+    finally:
+        for context in chromium.contexts:
+            context.close()

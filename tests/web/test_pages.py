@@ -29,7 +29,7 @@ EVIL = '<script>alert("x")</script>'
 @pytest.fixture()
 def services(tmp_path):
     """Real services over a temporary data folder."""
-    built = build_services(tmp_path / "data")
+    built = build_services(tmp_path / "data", durable=False)
     yield built
     built.close()
 
