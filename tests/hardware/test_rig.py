@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 
-from companion.moves import NewGame
+from companion.moves import NewGame, Reveal, SetupCard, Terrain
 from hardware.config import PinMap
+from hardware.desk import Seen
 from hardware.errors import ConfigError, NotNowError
 from hardware.rig import build_rig
 from hardware.speech import FakeSpeaker
@@ -94,3 +96,35 @@ def test_bad_configuration_is_a_clear_error(table):
         build_rig("none", "maybe", PinMap(), "en", table)
     with pytest.raises(ConfigError, match="--language"):
         build_rig("none", "mock", PinMap(), "de", table)
+
+
+def test_status_is_one_consistent_snapshot_while_the_desk_works(table, phrases):
+    """status() from another thread never mixes two moments: a held reading always blinks the Mayor LED."""
+    table.submit(NewGame(players=("Mary", "David")))
+    table.submit(SetupCard("CEBAEDCDAB"))
+    for _ in range(2):
+        table.submit(Reveal((Terrain.WATER, Terrain.WATER)))  # a fifth water is then a misread
+    rig = build_rig("none", "mock", PinMap(), "en", table, speaker=FakeSpeaker(), phrases=phrases)
+    rig.start()
+    stop = threading.Event()
+
+    def misread_and_dismiss() -> None:
+        """Raise a misread to the Mayor and dismiss it, again and again, in the desk's own thread."""
+        while not stop.is_set():
+            rig.desk.post(Seen(("water", "forest")))
+            rig.desk.post(Seen(()))
+            rig.dismiss()
+
+    worker = threading.Thread(target=misread_and_dismiss, daemon=True)
+    worker.start()
+    try:
+        seen_pending = 0
+        for _ in range(3000):
+            doc = rig.status().to_json()
+            assert (doc["pending"] is None) == (doc["lights"]["mayor"] == "off"), doc
+            seen_pending += doc["pending"] is not None
+        assert seen_pending > 0, "the misread was never caught in a snapshot"
+    finally:
+        stop.set()
+        worker.join(10)
+        rig.close()

@@ -33,6 +33,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}  # a common phone viewport, CSS pixels
+PHONES = {"360x740": {"width": 360, "height": 740}, "390x844": PHONE}  # a small phone and a common one
+TABLE = {"width": 1280, "height": 800}  # a laptop, tablet or small TV: the console and the table display
+LOCALES = {"en": "en-GB", "fr": "fr-FR", "es": "es-ES"}  # a browser in each language of the pages
 WAIT_MS = 30_000  # longest wait for a page to show a live update: a loaded CI machine, not a phone
 HTTP_TIMEOUT_S = 30.0  # a test's own API call to the server in its thread, on that same machine
 KEEPALIVE_S = 1.0  # stream keep-alives: a page's dead stream shows within a second
@@ -47,9 +50,9 @@ NEEDS_CHROMIUM = [
 ]
 
 
-def phone_context(browser: Any, base: str, lang: str = "en-GB") -> Any:
+def phone_context(browser: Any, base: str, lang: str = "en-GB", viewport: dict[str, int] = PHONE) -> Any:
     """A phone-sized browser context on the app, its script errors collected on the browser."""
-    context = browser.new_context(viewport=PHONE, locale=lang, base_url=base, has_touch=True)
+    context = browser.new_context(viewport=viewport, locale=lang, base_url=base, has_touch=True)
     context.add_init_script(VIBRATE_SPY)
     context.on("weberror", lambda error: browser.page_errors.append(str(error.error)))
     context.set_default_timeout(WAIT_MS)
@@ -97,6 +100,14 @@ def unlock_console(page: Any, pin: str) -> None:
     page.goto("/mayor")
     page.fill("#pin", pin)
     page.press("#pin", "Enter")
+
+
+def submit(table: Any, *entries: dict) -> None:
+    """Add contract-1 entries straight to the table, as any screen would (the pages follow live)."""
+    from companion.moves import parse_entry
+
+    for entry in entries:
+        table.submit(parse_entry(entry))
 
 
 def post_as_mayor(base: str, pin: str, path: str, body: dict) -> dict:

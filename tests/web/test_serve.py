@@ -3,7 +3,9 @@ bad flags and a busy port give a clear message and an exit code, never a traceba
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import os
 import signal
 import socket
@@ -17,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from web.cli import EXIT_REFUSED
-from web.commands.serve import EXIT_FAILURE
+from web.commands.serve import EXIT_FAILURE, LogLevel, configure_logging
 
 START_S = 30.0  # the longest a start may take on a busy 2-core CI machine
 STOP_S = 10.0
@@ -89,6 +91,38 @@ def test_serve_answers_healthz_and_stops_on_sigterm(served, tmp_path: Path) -> N
     assert f"Mayor PIN: {pin}" in out
     assert (tmp_path / "data" / "tucana.sqlite3").exists()
     assert "Traceback" not in err
+    assert f"INFO tucana.serve: listening on 127.0.0.1:{port}" in err  # logged to stderr, with its level
+    assert "INFO tucana.serve: SIGTERM: stopping" in err
+
+
+@pytest.mark.parametrize("journald", [False, True])
+def test_serve_logs_to_stderr_with_levels_and_log_level(monkeypatch, journald: bool) -> None:
+    """--log-level keeps what is at least that loud; under journald the time is left to the journal."""
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    monkeypatch.delenv("JOURNAL_STREAM", raising=False)
+    if journald:
+        monkeypatch.setenv("JOURNAL_STREAM", "8:1234")
+    out = io.StringIO()
+    try:
+        configure_logging("warning", stream=out)
+        logging.getLogger("hardware.scanner").info("camera back")
+        logging.getLogger("hardware.scanner").warning("camera lost (unplugged): the game goes on by hand")
+    finally:
+        root.handlers[:], _ = saved
+        root.setLevel(saved[1])
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 1 and "camera back" not in out.getvalue()
+    expected = "WARNING hardware.scanner: camera lost (unplugged): the game goes on by hand"
+    assert lines[0] == expected if journald else lines[0].endswith(" " + expected)
+
+
+def test_serve_offers_the_log_levels() -> None:
+    """`tucana serve --help` lists --log-level and its levels."""
+    done = subprocess.run([sys.executable, "-m", "web.cli", "serve", "--help"], capture_output=True, text=True,
+                          timeout=START_S, check=False)
+    assert done.returncode == 0 and "--log-level" in done.stdout
+    assert all(level.value in done.stdout for level in LogLevel)
 
 
 def _read_until(sock: socket.socket, marker: bytes, deadline: float) -> bytes:

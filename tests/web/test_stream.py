@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 
 from companion.moves import Reveal, Terrain
+from hardware.config import PinMap
+from hardware.rig import build_rig
+from hardware.speech import FakeSpeaker
 from tests.conftest import ROUND_CARDS
 from tests.web.conftest import ApiClient, start_game
 from web.stream import RETRY_MS, StreamHub, TooManyStreams
@@ -238,3 +241,47 @@ def test_closing_the_hub_ends_every_stream(api: ApiClient, web_services) -> None
     reader.until("hello")
     web_services.hub.close()
     assert reader.ended()
+
+
+def test_a_seat_taken_or_freed_reaches_every_stream_at_once(api: ApiClient, phone: ApiClient) -> None:
+    """Taking or freeing a seat is pushed to every page as a seats event: no page asks for it."""
+    start_game(api)
+    _, reader = open_stream(api, "/api/stream?game_id=1")
+    reader.until("hello")
+    assert phone.post("/api/seats/join", {"player": "Mary"}).status_code == 200
+    assert reader.until("seats").data == {"game_id": 1, "taken": ["Mary"]}
+    assert api.post("/api/seats/free", {"player": "Mary"}, mayor=True).json["freed"]
+    assert reader.until("seats").data == {"game_id": 1, "taken": []}
+
+
+def test_a_new_game_with_the_same_players_keeps_the_seats(api: ApiClient, phone: ApiClient) -> None:
+    """After a new game with the same players, the Mayor keeps each phone on its seat: one call."""
+    start_game(api)
+    phone.post("/api/seats/join", {"player": "David"})
+    start_game(api)  # game 2, same players
+    _, reader = open_stream(api, "/api/stream?game_id=2")
+    reader.until("hello")
+    assert api.post("/api/seats/keep", {"from": 1}, mayor=True).json == {"game_id": 2, "kept": ["David"]}
+    assert reader.until("seats").data == {"game_id": 2, "taken": ["David"]}
+    assert phone.get("/api/session").json["seat"] == "David"
+    assert api.post("/api/seats/keep", {"from": 2}, mayor=True).status_code == 400  # not a new game
+    assert api.post("/api/seats/keep", {"from": 1}).status_code == 403  # the Mayor's call
+
+
+def test_the_console_stream_follows_the_rig_and_phones_do_not(api: ApiClient, phone: ApiClient, web_services) -> None:
+    """rig=1 gets the hardware's status at once and on every change; a phone's stream never does."""
+    rig = build_rig("none", "mock", PinMap(), "en", web_services.table, speaker=FakeSpeaker())
+    web_services.use_rig(rig)
+    rig.start()
+    start_game(api)
+    _, console = open_stream(api, "/api/stream?game_id=1&rig=1")
+    _, watcher = open_stream(phone, "/api/stream?game_id=1")
+    assert console.until("rig").data["note"] is None
+    watcher.until("hello")
+    assert api.post("/api/button", {"action": "hold"}, mayor=True).status_code == 200  # undo the set-up card
+    assert console.until("rig").data["note"] == {"key": "undone", "params": {}}
+    message = watcher.next()
+    while message.event != "entry":
+        assert message.event != "rig"
+        message = watcher.next()
+    assert message.data["entry"] == {"type": "undo"}

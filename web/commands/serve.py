@@ -38,6 +38,7 @@ class LogLevel(StrEnum):
 
 
 DEFAULT_LOG_LEVEL = LogLevel.INFO  # camera lost/back, speech off, enrolled cards: worth a line each
+_log = logging.getLogger("tucana.serve")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -186,6 +187,8 @@ def _serve(sock: socket.socket, settings: Any) -> int:
             clear_untrusted_proxy_headers=True,
         )
         _stop_on_signals(server, services)
+        _log.info("listening on %s:%d (camera %s, GPIO %s, data %s)", settings.host, settings.port,
+                  settings.camera, settings.gpio, settings.data_dir)
         print(f"Tucana Companion is ready (camera: {settings.camera}, GPIO: {settings.gpio}, "
               f"data: {settings.data_dir})", flush=True)
         for url in urls(settings.host, settings.port):
@@ -207,6 +210,7 @@ def _stop_on_signals(server: Any, services: Any) -> None:
     """SIGTERM (systemd) and SIGINT (Ctrl-C) end the streams, then the server loop."""
 
     def stop(signum: int, frame: Any) -> None:
+        _log.info("%s: stopping", signal.Signals(signum).name)
         services.stopping.set()
         services.hub.close()
         raise KeyboardInterrupt

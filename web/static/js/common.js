@@ -154,8 +154,9 @@
   /**
    * Follow the game: handlers.state(state, doc) for each new state, handlers.events(events, doc)
    * for what an entry caused (live entries only, not catch-up), handlers.seats(doc) when a seat is
-   * taken or freed, handlers.rig(status) for the hardware (the console). Reconnects with the last
-   * seen sequence number when a sleeping phone wakes up.
+   * taken or freed, handlers.rig(status) for the hardware (the console), handlers.connected(hello)
+   * each time the stream (re)connects. Reconnects with the last seen sequence number when a
+   * sleeping phone wakes up.
    */
   function follow(handlers) {
     let source = null;
@@ -201,6 +202,7 @@
         live();
         const hello = JSON.parse(e.data);
         if (!current || hello.game_id !== current.game_id || hello.seq < current.seq) refetch();
+        if (handlers.connected) handlers.connected(hello);
       });
       source.addEventListener("reset", (e) => {
         const doc = JSON.parse(e.data);

@@ -291,5 +291,7 @@
     state: (next) => render(next),
     events: onEvents,
     seats: (doc) => { if (doc.game_id === state.game_id) checkSeat(); },
+    // A seat may have changed while the stream was away (asleep, or the page still loading).
+    connected: checkSeat,
   });
 })();
