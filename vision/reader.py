@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -100,6 +100,12 @@ class CardReader:
     def read_quad(self, frame: np.ndarray, corners: np.ndarray) -> CardReading:
         """Name the card whose outline has these 4 corners (any order) in a BGR frame."""
         return self._read_quad(frame, corners)[0]
+
+    def recognises(self, frame: np.ndarray, corners: np.ndarray) -> bool:
+        """Whether the outline with these corners shows a card of the deck, even one of a kind the
+        deck does not hold whole (never named, but enrollment must still tell one card from two)."""
+        match = self.deck.match(warp_card(frame, order_corners(corners)), fine_above=MIN_SCORE)
+        return judge(replace(match, kind_complete=True))[0]
 
     def _read_quad(self, frame: np.ndarray, corners: np.ndarray) -> tuple[CardReading, float]:
         quad = order_corners(corners)
