@@ -1,0 +1,242 @@
+"""Table tops with the texture statistics of real photographs, drawn in the table's own millimetres.
+
+Each TableTop is a family of tables (every draw from the generator gives another plank width,
+tone, check size or grid), rendered procedurally: fractal (1/f) noise, grain stretched along the
+wood, ring figure and plank seams, woven checks with folds, neoprene speckle under a printed
+grid, marble veins. render_top() draws a patch of table at a given resolution; the photo camera
+(vision.photo) lays it in perspective under the cards. TUNING_TOPS and HELD_OUT_TOPS split them
+for the benchmark: a reader is tuned on the first and judged on the second.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import Enum
+
+import cv2
+import numpy as np
+
+from vision.props import to_uint8
+
+
+class TableTop(Enum):
+    """The table tops the photo camera lays cards on."""
+
+    WOOD_LIGHT = "wood-light"  # honey oak planks, strong ring figure
+    WOOD_MID = "wood-mid"  # cherry-brown planks
+    WOOD_DARK = "wood-dark"  # walnut planks, dark with pale streaks
+    BIRCH = "birch"  # pale light wood, faint grain: a light table
+    FELT_GREEN = "felt-green"  # card-table felt
+    FELT_RED = "felt-red"  # burgundy felt
+    CHECK_RED = "check-red"  # red and white gingham cloth
+    CHECK_BLUE = "check-blue"  # blue and white gingham cloth, finer or coarser
+    MAT_HEX = "mat-hex"  # dark neoprene play mat printed with a hexagon grid
+    MAT_SQUARE = "mat-square"  # dark neoprene play mat printed with a square grid
+    LAMINATE = "laminate"  # white laminate table
+    MARBLE = "marble"  # white marble with grey veins
+
+
+TUNING_TOPS = (TableTop.WOOD_MID, TableTop.FELT_RED, TableTop.CHECK_RED, TableTop.MAT_SQUARE,
+               TableTop.LAMINATE)
+HELD_OUT_TOPS = (TableTop.WOOD_LIGHT, TableTop.WOOD_DARK, TableTop.BIRCH, TableTop.FELT_GREEN,
+                 TableTop.CHECK_BLUE, TableTop.MAT_HEX, TableTop.MARBLE)
+
+# How much of a lamp's reflection a top gives back (cards are glossier than most tables).
+GLOSS = {TableTop.WOOD_LIGHT: 0.6, TableTop.WOOD_MID: 0.6, TableTop.WOOD_DARK: 0.7, TableTop.BIRCH: 0.5,
+         TableTop.FELT_GREEN: 0.05, TableTop.FELT_RED: 0.05, TableTop.CHECK_RED: 0.1, TableTop.CHECK_BLUE: 0.1,
+         TableTop.MAT_HEX: 0.25, TableTop.MAT_SQUARE: 0.25, TableTop.LAMINATE: 0.8, TableTop.MARBLE: 0.9}
+
+WOOD_TONES = {  # BGR of the early wood, of the late-wood lines, grain contrast
+    TableTop.WOOD_LIGHT: ((110, 175, 220), (35, 85, 140), 0.8),
+    TableTop.WOOD_MID: ((60, 105, 160), (15, 35, 70), 0.8),
+    TableTop.WOOD_DARK: ((40, 58, 82), (95, 130, 160), 0.55),
+    TableTop.BIRCH: ((180, 210, 230), (135, 170, 200), 0.4),
+}
+PLANK_MM = (70.0, 180.0)  # plank width range
+RING_MM = (2.0, 7.0)  # spacing of the late-wood lines
+SEAM_MM = (0.6, 1.6)  # width of the dark gap between planks
+CHECK_MM = (8.0, 40.0)  # gingham period (one coloured and one white band)
+GRID_MM = (22.0, 45.0)  # printed grid cell
+MIN_OCTAVE_PX = 1.5  # the finest noise octave, in pixels
+FIGURE_PX_PER_MM = 2.0  # wood's ring figure is drawn this fine, then scaled: rings are >= 2 mm apart
+
+
+def fbm(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float, largest_mm: float,
+        persistence: float = 0.5, aspect: float = 1.0, smallest_mm: float = 0.0) -> np.ndarray:
+    """Fractal noise of unit spread: octaves halving from largest_mm down to the pixel, each weaker
+    by persistence (0.5 gives the 1/f amplitude spectrum of natural images). aspect > 1 stretches
+    the features along x (grain); smallest_mm stops the octaves early (a smooth field)."""
+    h, w = shape
+    total = np.zeros(shape, np.float32)
+    cell, amp = largest_mm * px_per_mm, 1.0
+    while cell >= max(MIN_OCTAVE_PX, smallest_mm * px_per_mm):
+        gh = max(2, int(h / cell) + 3)
+        gw = max(2, int(w / (cell * aspect)) + 3)
+        grid = rng.standard_normal((gh, gw)).astype(np.float32)
+        total += amp * cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC)
+        cell, amp = cell / 2, amp * persistence
+    return total / max(1e-6, float(total.std()))
+
+
+def render_top(top: TableTop, shape: tuple[int, int], px_per_mm: float, rng: np.random.Generator) -> np.ndarray:
+    """A (height, width) patch of this kind of table at px_per_mm, BGR uint8, new variant per draw."""
+    if top in WOOD_TONES:
+        img = _wood(top, shape, px_per_mm, rng)
+    elif top in (TableTop.FELT_GREEN, TableTop.FELT_RED):
+        img = _felt(top, shape, px_per_mm, rng)
+    elif top in (TableTop.CHECK_RED, TableTop.CHECK_BLUE):
+        img = _check(top, shape, px_per_mm, rng)
+    elif top in (TableTop.MAT_HEX, TableTop.MAT_SQUARE):
+        img = _mat(top, shape, px_per_mm, rng)
+    elif top is TableTop.MARBLE:
+        img = _marble(shape, px_per_mm, rng)
+    else:
+        img = _laminate(shape, px_per_mm, rng)
+    return to_uint8(img)
+
+
+def _grid(shape: tuple[int, int], px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    h, w = shape
+    return (np.arange(w, dtype=np.float32)[None, :] / px_per_mm, np.arange(h, dtype=np.float32)[:, None] / px_per_mm)
+
+
+def _wood(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> np.ndarray:
+    """Planks with ring figure, fibres, seams and staggered end joints, in either direction."""
+    across = rng.random() < 0.5  # planks along the frame's x or y: drawn along x, turned after
+    h, w = (shape[1], shape[0]) if across else shape
+    early, late, contrast = WOOD_TONES[top]
+    early = np.asarray(early, np.float32) * rng.uniform(0.88, 1.08)
+    late = np.asarray(late, np.float32)
+    plank = rng.uniform(*PLANK_MM)
+    offset = rng.uniform(0, plank)
+    n = int((h / ppm + offset) / plank) + 2
+    params = {name: rng.uniform(lo, hi, n).astype(np.float32) for name, (lo, hi) in {
+        "tone": (0.82, 1.12), "spacing": RING_MM, "pith": (-0.5 * plank, 1.5 * plank),
+        "sweep": (1e-5, 6e-5), "centre": (0.0, 2000.0), "joint": (0.0, 1.0)}.items()}
+    lo = min(ppm, FIGURE_PX_PER_MM)
+    small = (max(2, round(h * lo / ppm)), max(2, round(w * lo / ppm)))
+    figure = _wood_figure(rng, small, lo, plank, offset, params, contrast)
+    mix = cv2.resize(figure, (w, h), interpolation=cv2.INTER_LINEAR)
+    mix += 0.1 * fbm(rng, (h, w), ppm, 40.0, 0.55, aspect=25.0)  # fibres, stretched along the grain
+    np.clip(mix, 0, 1, out=mix)
+    v = np.arange(h, dtype=np.float32)[:, None] / ppm + offset  # planks run along u: most is per row
+    k = np.floor(v / plank).astype(np.int32)
+    local = v - k * plank
+    seam_w = rng.uniform(*SEAM_MM)
+    dist = np.minimum(local, plank - local)
+    shade = params["tone"][k] * (1 - 0.55 * np.exp(-(dist / seam_w) ** 2) - 0.12 * np.exp(-(dist / (3 * seam_w)) ** 2))
+    u = np.arange(w, dtype=np.float32)[None, :] / ppm
+    every = rng.uniform(600, 1400)
+    jd = np.abs(((u - params["joint"][k] * every) % every) - every / 2) - every / 2
+    shade = shade * (1 - 0.5 * np.exp(-(jd / seam_w) ** 2))
+    shade *= 1 + 0.06 * fbm(rng, (h, w), ppm, 300.0, 0.5, smallest_mm=10.0)
+    img = early + (late - early) * mix[..., None]
+    img *= shade[..., None]
+    return np.ascontiguousarray(img.transpose(1, 0, 2)) if across else img
+
+
+def _wood_figure(rng: np.random.Generator, shape: tuple[int, int], ppm: float, plank: float, offset: float,
+                 params: dict[str, np.ndarray], contrast: float) -> np.ndarray:
+    """How far each point is towards the late wood (0..1): rings round a pith line outside each
+    board, which a flat saw cuts into long cathedral arches; rings of uneven width and darkness."""
+    h, w = shape
+    v = np.arange(h, dtype=np.float32)[:, None] / ppm + offset
+    u = np.arange(w, dtype=np.float32)[None, :] / ppm
+    k = np.floor(v / plank).astype(np.int32)
+    spacing = params["spacing"][k]
+    r = np.abs(v - k * plank - params["pith"][k]) + params["sweep"][k] * (u - params["centre"][k]) ** 2
+    r = r + 3.0 * fbm(rng, shape, ppm, 250.0, 0.5, aspect=5.0, smallest_mm=4.0)
+    r += 0.35 * spacing * np.sin(r / (3.7 * spacing))
+    ring = r / spacing
+    darkness = rng.uniform(0.45, 1.0, 512).astype(np.float32)[np.floor(ring).astype(np.int32) % 512]
+    return contrast * darkness * (0.5 - 0.5 * np.cos(2 * math.pi * ring)) ** 3
+
+
+def _felt(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> np.ndarray:
+    base = np.asarray((40, 115, 30) if top is TableTop.FELT_GREEN else (45, 35, 115), np.float32)
+    base = base * rng.uniform(0.8, 1.2)
+    shade = 1 + 0.07 * fbm(rng, shape, ppm, 250.0, 0.5)
+    shade += 0.10 * fbm(rng, shape, ppm, 1.0, 0.6)  # fibres: fine, isotropic
+    return base * shade[..., None]
+
+
+def _check(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> np.ndarray:
+    """Gingham: white, a half tone where one band crosses, full colour where two do; folds."""
+    colour = np.asarray((40, 40, 190) if top is TableTop.CHECK_RED else (170, 95, 30), np.float32)
+    colour = colour * rng.uniform(0.85, 1.15)
+    white = np.asarray((238, 240, 240), np.float32) * rng.uniform(0.9, 1.0)
+    period = rng.uniform(*CHECK_MM)
+    x, y = _grid(shape, ppm)
+    a = math.radians(rng.uniform(-8, 8))  # the cloth is laid a little askew
+    xr, yr = x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a)
+    drift = 2.0 * fbm(rng, shape, ppm, 250.0, 0.4)  # the weave drifts where the cloth is pulled
+    bx = (((xr + drift) / period) % 1.0 < 0.5).astype(np.float32)
+    by = (((yr - drift) / period) % 1.0 < 0.5).astype(np.float32)
+    soft = max(0.5, 0.3 * ppm)
+    bands = cv2.GaussianBlur((bx + by) / 2, (0, 0), soft)
+    img = white + (colour - white) * bands[..., None]
+    thread = 0.5 + 0.5 * np.sin(2 * math.pi * xr / 0.7) * np.sin(2 * math.pi * yr / 0.7)
+    weave = 0.06 * thread if ppm >= 3.0 else 0.0  # finer than the pixels: only noise would show
+    folds = 0.07 * fbm(rng, shape, ppm, 180.0, 0.35)
+    img *= (1 + folds + weave + 0.03 * fbm(rng, shape, ppm, 2.0, 0.7))[..., None]
+    return img
+
+
+def _hex_distance(x: np.ndarray, y: np.ndarray, r: float) -> np.ndarray:
+    """Distance in mm from each point to the nearest edge of a flat-topped hexagon grid of radius r."""
+    q = (2 / 3 * x) / r
+    s = (-1 / 3 * x + math.sqrt(3) / 3 * y) / r
+    cube = np.stack([q, s, -q - s])
+    rounded = np.round(cube)
+    diff = np.abs(rounded - cube)
+    worst = np.argmax(diff, axis=0)
+    for i in range(3):  # cube rounding: fix the coordinate that rounded furthest
+        others = [j for j in range(3) if j != i]
+        rounded[i] = np.where(worst == i, -rounded[others[0]] - rounded[others[1]], rounded[i])
+    cx = r * 1.5 * rounded[0]
+    cy = r * math.sqrt(3) * (rounded[1] + rounded[0] / 2)
+    dx, dy = x - cx, y - cy
+    apothem = r * math.sqrt(3) / 2
+    proj = np.maximum.reduce([np.abs(dy), np.abs(dx * math.sqrt(3) / 2 + dy / 2), np.abs(dx * math.sqrt(3) / 2 - dy / 2)])
+    return apothem - proj
+
+
+def _mat(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> np.ndarray:
+    """Neoprene: near black, speckled, a broad sheen, and a printed grid of thin lines."""
+    base = np.asarray((34, 32, 30), np.float32) * rng.uniform(0.75, 1.3)
+    shade = 1 + 0.12 * fbm(rng, shape, ppm, 300.0, 0.45) + 0.12 * fbm(rng, shape, ppm, 0.6, 0.5)
+    x, y = _grid(shape, ppm)
+    cell = rng.uniform(*GRID_MM)
+    a = math.radians(rng.uniform(0, 60))
+    xr = x * math.cos(a) - y * math.sin(a) + rng.uniform(0, cell)
+    yr = x * math.sin(a) + y * math.cos(a) + rng.uniform(0, cell)
+    if top is TableTop.MAT_HEX:
+        dist = _hex_distance(xr, yr, cell / 2)
+    else:
+        dist = cell / 2 - np.maximum(np.abs((xr % cell) - cell / 2), np.abs((yr % cell) - cell / 2))
+    line_w = rng.uniform(0.6, 1.6)
+    ink = np.asarray([(95, 95, 95), (70, 110, 140), (120, 100, 70)][int(rng.integers(0, 3))], np.float32)
+    ink = ink * rng.uniform(0.6, 1.2)
+    cover = np.clip((line_w / 2 - dist) * ppm + 0.5, 0, 1) * 0.85
+    img = base * shade[..., None]
+    return img + (ink - img) * cover[..., None]
+
+
+def _laminate(shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> np.ndarray:
+    base = np.asarray((226, 228, 230), np.float32) * rng.uniform(0.88, 1.0)
+    shade = 1 + 0.025 * fbm(rng, shape, ppm, 200.0, 0.5) + 0.008 * fbm(rng, shape, ppm, 3.0, 0.5, aspect=8.0)
+    return base * shade[..., None]
+
+
+def _marble(shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> np.ndarray:
+    """White stone, cloudy, crossed by a few soft grey veins that wander and branch."""
+    base = np.asarray((222, 224, 226), np.float32) * rng.uniform(0.9, 1.0)
+    vein = np.asarray((120, 128, 140), np.float32) * rng.uniform(0.8, 1.1)
+    x, y = _grid(shape, ppm)
+    a = math.radians(rng.uniform(0, 180))
+    t = (x * math.cos(a) + y * math.sin(a)) / rng.uniform(60, 140)
+    veins = (1 - np.abs(np.sin(t + 1.2 * fbm(rng, shape, ppm, 200.0, 0.55, smallest_mm=2.0)))) ** 14
+    veins += 0.6 * (1 - np.abs(np.sin(1.7 * t + 2.0 * fbm(rng, shape, ppm, 80.0, 0.6, smallest_mm=1.0)))) ** 30
+    cloud = 0.05 * fbm(rng, shape, ppm, 150.0, 0.5)
+    mix = np.clip(0.75 * veins, 0, 1)[..., None]
+    return (base * (1 + cloud)[..., None]) * (1 - mix) + vein * mix
