@@ -16,8 +16,6 @@ from enum import Enum
 import cv2
 import numpy as np
 
-from vision.props import to_uint8
-
 
 class TableTop(Enum):
     """The table tops the photo camera lays cards on."""
@@ -53,46 +51,76 @@ WOOD_TONES = {  # BGR of the early wood, of the late-wood lines, grain contrast
     TableTop.BIRCH: ((180, 210, 230), (135, 170, 200), 0.4),
 }
 PLANK_MM = (70.0, 180.0)  # plank width range
-RING_MM = (2.0, 7.0)  # spacing of the late-wood lines
+RING_MM = (2.5, 8.0)  # spacing of the late-wood lines
 SEAM_MM = (0.6, 1.6)  # width of the dark gap between planks
 CHECK_MM = (8.0, 40.0)  # gingham period (one coloured and one white band)
 GRID_MM = (22.0, 45.0)  # printed grid cell
+THREAD_MM = 0.7  # a cloth's thread pitch
+WEAVE_PX_PER_MM = 3.0  # the weave is drawn only where the pixels can hold it
 MIN_OCTAVE_PX = 1.5  # the finest noise octave, in pixels
-FIGURE_PX_PER_MM = 2.0  # wood's ring figure is drawn this fine, then scaled: rings are >= 2 mm apart
+FIGURE_PX_PER_MM = 1.3  # wood's ring figure is drawn this fine, then scaled: rings lie >= 2.5 mm apart
 
 
 def fbm(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float, largest_mm: float,
         persistence: float = 0.5, aspect: float = 1.0, smallest_mm: float = 0.0) -> np.ndarray:
     """Fractal noise of unit spread: octaves halving from largest_mm down to the pixel, each weaker
     by persistence (0.5 gives the 1/f amplitude spectrum of natural images). aspect > 1 stretches
-    the features along x (grain); smallest_mm stops the octaves early (a smooth field)."""
+    the features along x (grain); smallest_mm stops the octaves early (a smooth field).
+
+    Built as a pyramid: the coarsest grid is doubled (cv2.pyrUp) and the next octave added, so
+    the whole costs about one full-size noise draw, not one full-size resize per octave.
+    """
     h, w = shape
-    total = np.zeros(shape, np.float32)
-    cell, amp = largest_mm * px_per_mm, 1.0
-    while cell >= max(MIN_OCTAVE_PX, smallest_mm * px_per_mm):
-        gh = max(2, int(h / cell) + 3)
-        gw = max(2, int(w / (cell * aspect)) + 3)
-        grid = rng.standard_normal((gh, gw)).astype(np.float32)
-        total += amp * cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC)
-        cell, amp = cell / 2, amp * persistence
-    return total / max(1e-6, float(total.std()))
+    cell = max(largest_mm * px_per_mm, 2.0)
+    finest = max(MIN_OCTAVE_PX, smallest_mm * px_per_mm)
+    levels = max(0, int(math.log2(cell / finest)))
+    gh = max(2, math.ceil(h / cell) + 1)
+    gw = max(2, math.ceil(w / (cell * aspect)) + 1)
+    field = rng.standard_normal((gh, gw), dtype=np.float32)
+    amp = 1.0
+    for _ in range(levels):
+        amp *= persistence
+        field = cv2.pyrUp(field)
+        field += amp * rng.standard_normal(field.shape, dtype=np.float32)
+    cropped = field[: max(2, round(h / (cell / 2**levels)) + 1), : max(2, round(w / (cell * aspect / 2**levels)) + 1)]
+    fine = cell / 2**levels <= 3  # a fine last octave scales up cleanly linearly; a coarse one needs cubic
+    out = cv2.resize(cropped, (w, h), interpolation=cv2.INTER_LINEAR if fine else cv2.INTER_CUBIC)
+    return out / max(1e-6, float(out.std()))
+
+
+Layers = list[tuple[np.ndarray, np.ndarray]]  # (BGR colour, weight field): the top is their sum
 
 
 def render_top(top: TableTop, shape: tuple[int, int], px_per_mm: float, rng: np.random.Generator) -> np.ndarray:
     """A (height, width) patch of this kind of table at px_per_mm, BGR uint8, new variant per draw."""
     if top in WOOD_TONES:
-        img = _wood(top, shape, px_per_mm, rng)
-    elif top in (TableTop.FELT_GREEN, TableTop.FELT_RED):
-        img = _felt(top, shape, px_per_mm, rng)
-    elif top in (TableTop.CHECK_RED, TableTop.CHECK_BLUE):
-        img = _check(top, shape, px_per_mm, rng)
-    elif top in (TableTop.MAT_HEX, TableTop.MAT_SQUARE):
-        img = _mat(top, shape, px_per_mm, rng)
-    elif top is TableTop.MARBLE:
-        img = _marble(shape, px_per_mm, rng)
+        layers, turn = _wood(top, shape, px_per_mm, rng)
     else:
-        img = _laminate(shape, px_per_mm, rng)
-    return to_uint8(img)
+        turn = False
+        if top in (TableTop.FELT_GREEN, TableTop.FELT_RED):
+            layers = _felt(top, shape, px_per_mm, rng)
+        elif top in (TableTop.CHECK_RED, TableTop.CHECK_BLUE):
+            layers = _check(top, shape, px_per_mm, rng)
+        elif top in (TableTop.MAT_HEX, TableTop.MAT_SQUARE):
+            layers = _mat(top, shape, px_per_mm, rng)
+        elif top is TableTop.MARBLE:
+            layers = _marble(shape, px_per_mm, rng)
+        else:
+            layers = _laminate(shape, px_per_mm, rng)
+    img = _paint(layers)
+    return cv2.transpose(img) if turn else img
+
+
+def _paint(layers: Layers) -> np.ndarray:
+    """Sum colour times weight, one channel at a time (numpy's broadcast over BGR is much slower)."""
+    channels = []
+    for c in range(3):
+        total = None
+        for colour, weight in layers:
+            term = weight * np.float32(colour[c])
+            total = term if total is None else cv2.add(total, term)
+        channels.append(cv2.convertScaleAbs(total) if total.min() >= 0 else np.clip(total, 0, 255).astype(np.uint8))
+    return cv2.merge(channels)
 
 
 def _grid(shape: tuple[int, int], px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
@@ -100,7 +128,7 @@ def _grid(shape: tuple[int, int], px_per_mm: float) -> tuple[np.ndarray, np.ndar
     return (np.arange(w, dtype=np.float32)[None, :] / px_per_mm, np.arange(h, dtype=np.float32)[:, None] / px_per_mm)
 
 
-def _wood(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> np.ndarray:
+def _wood(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> tuple[Layers, bool]:
     """Planks with ring figure, fibres, seams and staggered end joints, in either direction."""
     across = rng.random() < 0.5  # planks along the frame's x or y: drawn along x, turned after
     h, w = (shape[1], shape[0]) if across else shape
@@ -125,14 +153,17 @@ def _wood(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Gene
     seam_w = rng.uniform(*SEAM_MM)
     dist = np.minimum(local, plank - local)
     shade = params["tone"][k] * (1 - 0.55 * np.exp(-(dist / seam_w) ** 2) - 0.12 * np.exp(-(dist / (3 * seam_w)) ** 2))
-    u = np.arange(w, dtype=np.float32)[None, :] / ppm
+    shade = np.repeat(shade.astype(np.float32), w, axis=1)
+    joints = np.zeros((h, w), np.float32)  # staggered butt joints: a short dark line across a plank
     every = rng.uniform(600, 1400)
-    jd = np.abs(((u - params["joint"][k] * every) % every) - every / 2) - every / 2
-    shade = shade * (1 - 0.5 * np.exp(-(jd / seam_w) ** 2))
+    for i in range(n):
+        top_px, bottom_px = (i * plank - offset) * ppm, ((i + 1) * plank - offset) * ppm
+        for x in np.arange(params["joint"][i] * every, w / ppm + every, every) * ppm:
+            cv2.line(joints, (round(x * 16), round(top_px * 16)), (round(x * 16), round(bottom_px * 16)),
+                     1.0, max(1, round(seam_w * ppm)), cv2.LINE_AA, 4)
+    shade *= 1 - 0.5 * joints
     shade *= 1 + 0.06 * fbm(rng, (h, w), ppm, 300.0, 0.5, smallest_mm=10.0)
-    img = early + (late - early) * mix[..., None]
-    img *= shade[..., None]
-    return np.ascontiguousarray(img.transpose(1, 0, 2)) if across else img
+    return [(early, shade * (1 - mix)), (late, shade * mix)], across
 
 
 def _wood_figure(rng: np.random.Generator, shape: tuple[int, int], ppm: float, plank: float, offset: float,
@@ -152,15 +183,15 @@ def _wood_figure(rng: np.random.Generator, shape: tuple[int, int], ppm: float, p
     return contrast * darkness * (0.5 - 0.5 * np.cos(2 * math.pi * ring)) ** 3
 
 
-def _felt(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> np.ndarray:
+def _felt(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> Layers:
     base = np.asarray((40, 115, 30) if top is TableTop.FELT_GREEN else (45, 35, 115), np.float32)
     base = base * rng.uniform(0.8, 1.2)
     shade = 1 + 0.07 * fbm(rng, shape, ppm, 250.0, 0.5)
     shade += 0.10 * fbm(rng, shape, ppm, 1.0, 0.6)  # fibres: fine, isotropic
-    return base * shade[..., None]
+    return [(base, shade)]
 
 
-def _check(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> np.ndarray:
+def _check(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> Layers:
     """Gingham: white, a half tone where one band crosses, full colour where two do; folds."""
     colour = np.asarray((40, 40, 190) if top is TableTop.CHECK_RED else (170, 95, 30), np.float32)
     colour = colour * rng.uniform(0.85, 1.15)
@@ -174,12 +205,10 @@ def _check(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Gen
     by = (((yr - drift) / period) % 1.0 < 0.5).astype(np.float32)
     soft = max(0.5, 0.3 * ppm)
     bands = cv2.GaussianBlur((bx + by) / 2, (0, 0), soft)
-    img = white + (colour - white) * bands[..., None]
-    thread = 0.5 + 0.5 * np.sin(2 * math.pi * xr / 0.7) * np.sin(2 * math.pi * yr / 0.7)
-    weave = 0.06 * thread if ppm >= 3.0 else 0.0  # finer than the pixels: only noise would show
-    folds = 0.07 * fbm(rng, shape, ppm, 180.0, 0.35)
-    img *= (1 + folds + weave + 0.03 * fbm(rng, shape, ppm, 2.0, 0.7))[..., None]
-    return img
+    light = 1 + 0.07 * fbm(rng, shape, ppm, 180.0, 0.35) + 0.03 * fbm(rng, shape, ppm, 2.0, 0.7)  # folds, fuzz
+    if ppm >= WEAVE_PX_PER_MM:  # the threads themselves; at coarser scales only noise would show
+        light += 0.03 * np.sin(2 * math.pi * xr / THREAD_MM) * np.sin(2 * math.pi * yr / THREAD_MM) + 0.03
+    return [(white, light * (1 - bands)), (colour, light * bands)]
 
 
 def _hex_distance(x: np.ndarray, y: np.ndarray, r: float) -> np.ndarray:
@@ -201,7 +230,7 @@ def _hex_distance(x: np.ndarray, y: np.ndarray, r: float) -> np.ndarray:
     return apothem - proj
 
 
-def _mat(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> np.ndarray:
+def _mat(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> Layers:
     """Neoprene: near black, speckled, a broad sheen, and a printed grid of thin lines."""
     base = np.asarray((34, 32, 30), np.float32) * rng.uniform(0.75, 1.3)
     shade = 1 + 0.12 * fbm(rng, shape, ppm, 300.0, 0.45) + 0.12 * fbm(rng, shape, ppm, 0.6, 0.5)
@@ -218,25 +247,24 @@ def _mat(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Gener
     ink = np.asarray([(95, 95, 95), (70, 110, 140), (120, 100, 70)][int(rng.integers(0, 3))], np.float32)
     ink = ink * rng.uniform(0.6, 1.2)
     cover = np.clip((line_w / 2 - dist) * ppm + 0.5, 0, 1) * 0.85
-    img = base * shade[..., None]
-    return img + (ink - img) * cover[..., None]
+    return [(base, shade * (1 - cover)), (ink, cover)]
 
 
-def _laminate(shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> np.ndarray:
+def _laminate(shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> Layers:
     base = np.asarray((226, 228, 230), np.float32) * rng.uniform(0.88, 1.0)
     shade = 1 + 0.025 * fbm(rng, shape, ppm, 200.0, 0.5) + 0.008 * fbm(rng, shape, ppm, 3.0, 0.5, aspect=8.0)
-    return base * shade[..., None]
+    return [(base, shade)]
 
 
-def _marble(shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> np.ndarray:
+def _marble(shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> Layers:
     """White stone, cloudy, crossed by a few soft grey veins that wander and branch."""
     base = np.asarray((222, 224, 226), np.float32) * rng.uniform(0.9, 1.0)
     vein = np.asarray((120, 128, 140), np.float32) * rng.uniform(0.8, 1.1)
     x, y = _grid(shape, ppm)
     a = math.radians(rng.uniform(0, 180))
     t = (x * math.cos(a) + y * math.sin(a)) / rng.uniform(60, 140)
-    veins = (1 - np.abs(np.sin(t + 1.2 * fbm(rng, shape, ppm, 200.0, 0.55, smallest_mm=2.0)))) ** 14
-    veins += 0.6 * (1 - np.abs(np.sin(1.7 * t + 2.0 * fbm(rng, shape, ppm, 80.0, 0.6, smallest_mm=1.0)))) ** 30
+    veins = (1 - np.abs(np.sin(t + 0.7 * fbm(rng, shape, ppm, 300.0, 0.6, smallest_mm=6.0)))) ** 14
+    veins += 0.4 * (1 - np.abs(np.sin(2.3 * t + 0.5 * fbm(rng, shape, ppm, 120.0, 0.6, smallest_mm=4.0)))) ** 40
     cloud = 0.05 * fbm(rng, shape, ppm, 150.0, 0.5)
-    mix = np.clip(0.75 * veins, 0, 1)[..., None]
-    return (base * (1 + cloud)[..., None]) * (1 - mix) + vein * mix
+    mix = np.clip(0.75 * veins, 0, 1)
+    return [(base, (1 + cloud) * (1 - mix)), (vein, mix)]
