@@ -140,9 +140,9 @@ def _sensor(img: np.ndarray, s: Setting, g: np.random.Generator) -> np.ndarray:
 
 
 def expose(img: np.ndarray, gloss: np.ndarray, s: Setting, g: np.random.Generator,
-           spots: list | None = None) -> tuple[np.ndarray, dict]:
-    """Turn the scene (float32 BGR, changed in place) into a JPEG-decoded uint8 frame; spots are
-    frame points where a glossy card lies (glare likes them). Returns (frame, truth fields)."""
+           spots: list | None = None) -> tuple[np.ndarray, bytes, dict]:
+    """Turn the scene (float32 BGR, changed in place) into the camera's JPEG; spots are frame points
+    where a glossy card lies (glare likes them). Returns (decoded frame, JPEG bytes, truth fields)."""
     _light(img, s)
     if s.glare is not None:
         _glare(img, gloss, s, g, spots or [])
@@ -159,4 +159,4 @@ def expose(img: np.ndarray, gloss: np.ndarray, s: Setting, g: np.random.Generato
     out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     meta = {"blur": round(float(s.defocus), 2), "motion": round(float(s.motion[0]), 1) if s.motion else 0.0,
             "glare": s.glare is not None, "jpeg": s.jpeg}
-    return out, meta
+    return out, buf.tobytes(), meta

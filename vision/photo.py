@@ -79,7 +79,8 @@ class Seen:
 class Photo:
     """A photo and the truth about it."""
 
-    image: np.ndarray
+    image: np.ndarray  # the decoded JPEG
+    jpeg: bytes  # the JPEG as the camera wrote it (save this: re-encoding would compress twice)
     seen: tuple[Seen, ...]
     top: TableTop
     tilt: float
@@ -319,8 +320,8 @@ def take_photo(things: Sequence[Thing], rng: np.random.Generator | random.Random
     if hand:
         _hand(img, gloss, g)
     card_centres = [s.corners.mean(axis=0) for s in seen]
-    image, meta = expose(img, gloss, optics, g, card_centres)
-    return Photo(image, tuple(seen), top, cam.tilt, meta, hand)
+    image, encoded, meta = expose(img, gloss, optics, g, card_centres)
+    return Photo(image, encoded, tuple(seen), top, cam.tilt, meta, hand)
 
 
 def _shadows(img: np.ndarray, warped: list, cam: _Camera, g: np.random.Generator) -> None:
