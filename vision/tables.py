@@ -57,18 +57,21 @@ CHECK_MM = (8.0, 40.0)  # gingham period (one coloured and one white band)
 GRID_MM = (22.0, 45.0)  # printed grid cell
 THREAD_MM = 0.7  # a cloth's thread pitch
 WEAVE_PX_PER_MM = 3.0  # the weave is drawn only where the pixels can hold it
+PYRUP_KEEPS = (1.0, 0.30, 0.24)  # share of white noise's variance left after 0, 1, 2+ cv2.pyrUp (measured)
 MIN_OCTAVE_PX = 1.5  # the finest noise octave, in pixels
 FIGURE_PX_PER_MM = 1.3  # wood's ring figure is drawn this fine, then scaled: rings lie >= 2.5 mm apart
 
 
 def fbm(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float, largest_mm: float,
         persistence: float = 0.5, aspect: float = 1.0, smallest_mm: float = 0.0) -> np.ndarray:
-    """Fractal noise of unit spread: octaves halving from largest_mm down to the pixel, each weaker
-    by persistence (0.5 gives the 1/f amplitude spectrum of natural images). aspect > 1 stretches
-    the features along x (grain); smallest_mm stops the octaves early (a smooth field).
+    """Fractal noise, about unit spread: octaves halving from largest_mm down to the pixel, each
+    weaker by persistence p, so the power spectrum falls as f^(2 log2(p) - 2): p = 1 is the 1/f
+    amplitude spectrum of natural images, p = 0.5 a smoother, cloudier field. aspect > 1 stretches
+    the features along x (grain); smallest_mm stops the octaves early.
 
-    Built as a pyramid: the coarsest grid is doubled (cv2.pyrUp) and the next octave added, so
-    the whole costs about one full-size noise draw, not one full-size resize per octave.
+    Built as a pyramid: the coarsest grid is doubled (cv2.pyrUp) and the next octave added, so the
+    whole costs about one full-size noise draw. It is scaled by its expected spread, not by the
+    patch's own: a patch smaller than the largest feature keeps that feature's gentle slope.
     """
     h, w = shape
     cell = max(largest_mm * px_per_mm, 2.0)
@@ -77,15 +80,17 @@ def fbm(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float, larg
     gh = max(2, math.ceil(h / cell) + 1)
     gw = max(2, math.ceil(w / (cell * aspect)) + 1)
     field = rng.standard_normal((gh, gw), dtype=np.float32)
-    amp = 1.0
-    for _ in range(levels):
+    amp, variance = 1.0, PYRUP_KEEPS[min(levels, 2)]
+    for k in range(levels):
         amp *= persistence
         field = cv2.pyrUp(field)
         field += amp * rng.standard_normal(field.shape, dtype=np.float32)
+        variance += amp**2 * PYRUP_KEEPS[min(levels - k - 1, 2)]
     cropped = field[: max(2, round(h / (cell / 2**levels)) + 1), : max(2, round(w / (cell * aspect / 2**levels)) + 1)]
     fine = cell / 2**levels <= 3  # a fine last octave scales up cleanly linearly; a coarse one needs cubic
     out = cv2.resize(cropped, (w, h), interpolation=cv2.INTER_LINEAR if fine else cv2.INTER_CUBIC)
-    return out / max(1e-6, float(out.std()))
+    out *= 1 / math.sqrt(variance)
+    return out
 
 
 Layers = list[tuple[np.ndarray, np.ndarray]]  # (BGR colour, weight field): the top is their sum
@@ -187,7 +192,7 @@ def _felt(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Gene
     base = np.asarray((40, 115, 30) if top is TableTop.FELT_GREEN else (45, 35, 115), np.float32)
     base = base * rng.uniform(0.8, 1.2)
     shade = 1 + 0.07 * fbm(rng, shape, ppm, 250.0, 0.5)
-    shade += 0.10 * fbm(rng, shape, ppm, 1.0, 0.6)  # fibres: fine, isotropic
+    shade += 0.14 * fbm(rng, shape, ppm, 1.0, 0.6)  # fibres: fine, isotropic
     return [(base, shade)]
 
 
