@@ -18,22 +18,26 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.benchmarks.vision_sets import TOP_GROUPS, TUNING_SEEDS, enrollment, exam_photos  # noqa: E402
 from vision.art import STYLE_NAMES  # noqa: E402
+from vision.cards import CARD_IDS  # noqa: E402
 
 
-def write_set(out: Path, style: str, tables: str, seed: int, photos: int) -> dict[str, int]:
-    """Write the set into out (which must be empty or absent); returns counts by kind."""
+def write_set(out: Path, style: str, tables: str, seed: int, photos: int,
+              cards: Sequence[str] = CARD_IDS) -> dict[str, int]:
+    """Write the set into out (which must be empty or absent); returns counts by kind. cards: the
+    cards to enroll (every card by default; the test photos show any card)."""
     if out.exists() and any(out.iterdir()):
         raise ValueError(f"{out} is not empty")
     truth: dict[str, dict] = {}
     labels: dict[str, list] = {}
     kinds: dict[str, int] = {}
-    for card, shots in enrollment(style, tables, seed):
+    for card, shots in enrollment(style, tables, seed, cards):
         folder = out / "enroll" / card
         folder.mkdir(parents=True)
         for i, shot in enumerate(shots, 1):
@@ -59,10 +63,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", choices=sorted(TOP_GROUPS), default="held-out")
     parser.add_argument("--seed", type=int, default=TUNING_SEEDS.start)
     parser.add_argument("--photos", type=int, default=200, help="test photos (enrollment: 2 per card besides)")
+    parser.add_argument("--cards", default=",".join(CARD_IDS), help="comma-separated card IDs to enroll")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     try:
-        kinds = write_set(args.out, args.style, args.tables, args.seed, args.photos)
+        cards = [c for c in args.cards.split(",") if c]
+        unknown = [c for c in cards if c not in CARD_IDS]
+        if unknown:
+            raise ValueError(f"unknown card IDs: {', '.join(unknown)}")
+        kinds = write_set(args.out, args.style, args.tables, args.seed, args.photos, cards)
     except ValueError as exc:
         print(f"make_vision_set: {exc}", file=sys.stderr)
         return 2

@@ -12,7 +12,7 @@ for tuning the reader; HELD_OUT_STYLES on HELD_OUT_TOPS with HELD_OUT_SEED are o
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -80,19 +80,24 @@ def _thing(style: str, card: str) -> Thing:
     return Thing(faces(style)[card], card, card)
 
 
-def enrollment(style: str, tops: str, seed: int) -> Iterator[tuple[str, list[SetPhoto]]]:
-    """(card, its clear photos) for every card: one card alone, upright-ish, well lit."""
+def enrollment(style: str, tops: str, seed: int,
+               cards: Sequence[str] = CARD_IDS) -> Iterator[tuple[str, list[SetPhoto]]]:
+    """(card, its clear photos) for each card: one card alone, upright-ish, well lit."""
     g = generator(style, tops, seed, "enroll")
     cond = replace(ENROLL_CONDITIONS, tops=TOP_GROUPS[tops])
-    for card in CARD_IDS:
+    for card in cards:
         yield card, [SetPhoto("enroll", "enroll", [card], take_photo([_thing(style, card)], g, cond))
                      for _ in range(ENROLL_PHOTOS)]
 
 
 def counts(total: int) -> dict[str, int]:
-    """How many test photos of each family a set of total photos holds (at least one each)."""
+    """How many test photos of each family a set of total photos holds (largest remainders)."""
     weight = sum(n for _, n in MIX)
-    return {family: max(1, round(total * n / weight)) for family, n in MIX}
+    exact = {family: total * n / weight for family, n in MIX}
+    out = {family: int(v) for family, v in exact.items()}
+    for family in sorted(exact, key=lambda f: out[f] - exact[f])[: total - sum(out.values())]:
+        out[family] += 1
+    return out
 
 
 def exam_photos(style: str, tops: str, seed: int, total: int,
