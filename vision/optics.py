@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -16,6 +17,8 @@ import numpy as np
 LAMP_REACH = 0.9  # lamp falloff radius as a share of the frame diagonal
 SHARPEN_SIGMA_PX = 1.0  # cameras sharpen at about a pixel, which rings at every edge
 GLARE_ON_CARD = 0.6  # a lamp's reflection most often sits on a glossy card
+NOISE_BANK_SHAPE = (1100, 1500)  # rows, columns: more than the largest frame, so windows vary
+NOISE_BANK_SEED = 7
 
 
 @dataclass(frozen=True)
@@ -125,18 +128,33 @@ def _motion_kernel(length: float, angle: float) -> np.ndarray:
     return k / max(1e-6, float(k.sum()))
 
 
+@cache
+def _noise_bank() -> np.ndarray:
+    """Unit normal noise to cut frames' noise from: drawing it afresh would cost more than the
+    rest of the photo. Each frame takes its own random window of it."""
+    return np.random.default_rng(NOISE_BANK_SEED).standard_normal(NOISE_BANK_SHAPE, dtype=np.float32)
+
+
+def _noise(shape: tuple[int, int], g: np.random.Generator) -> np.ndarray:
+    bank = _noise_bank()
+    y = int(g.integers(0, bank.shape[0] - shape[0] + 1))
+    x = int(g.integers(0, bank.shape[1] - shape[1] + 1))
+    window = bank[y:y + shape[0], x:x + shape[1]]
+    return window[::-1] if g.random() < 0.5 else window
+
+
 def _sensor(img: np.ndarray, s: Setting, g: np.random.Generator) -> np.ndarray:
     """Noise as a sensor adds it (more in bright parts), through a Bayer mosaic or not."""
+    planes = [img[..., 0]] if s.bayer else cv2.split(img)
     if s.bayer:
-        mosaic = np.empty(img.shape[:2], np.float32)
-        for (i, j), ch in (((0, 0), 0), ((0, 1), 1), ((1, 0), 1), ((1, 1), 2)):  # B G / G R
+        mosaic = planes[0]
+        for (i, j), ch in (((0, 1), 1), ((1, 0), 1), ((1, 1), 2)):  # B G / G R
             mosaic[i::2, j::2] = img[i::2, j::2, ch]
-        sigma = np.sqrt(s.read_noise**2 + s.shot_noise * np.maximum(mosaic, 0))
-        mosaic += sigma * g.standard_normal(mosaic.shape, dtype=np.float32)
-        return cv2.cvtColor(np.clip(mosaic, 0, 255).astype(np.uint8), cv2.COLOR_BayerRG2BGR)
-    sigma = np.sqrt(s.read_noise**2 + s.shot_noise * np.maximum(img, 0))
-    img += sigma * g.standard_normal(img.shape, dtype=np.float32)
-    return np.clip(img, 0, 255).astype(np.uint8)
+    out = []
+    for plane in planes:
+        sigma = cv2.sqrt(cv2.max(plane, 0.0) * s.shot_noise + s.read_noise**2)
+        out.append(cv2.convertScaleAbs(cv2.add(plane, cv2.multiply(sigma, _noise(plane.shape, g)))))
+    return cv2.cvtColor(out[0], cv2.COLOR_BayerRG2BGR) if s.bayer else cv2.merge(out)
 
 
 def expose(img: np.ndarray, gloss: np.ndarray, s: Setting, g: np.random.Generator,

@@ -31,7 +31,7 @@ LAYOUT_TRIES = 60  # placements tried per camera before drawing another camera
 CAMERA_TRIES = 30
 PREFILTER = 1.5  # a face is shrunk to at most this many of its pixels per frame pixel before warping
 TEXTURE_OVERSAMPLE = 1.1  # table texture pixels per frame pixel where the table is nearest
-MAX_TEXTURE_PX = 1_600_000  # cap on the table patch, so a steep tilt does not draw a football field
+MAX_TEXTURE_PX = 1_200_000  # cap on the table patch, so a steep tilt does not draw a football field
 CARD_GLOSS = 0.9  # printed cards reflect a lamp more than most tables
 SIDE_BY_SIDE = 0.8  # share of pairs laid along their long edges, as the Mayor reveals them
 

@@ -59,7 +59,7 @@ THREAD_MM = 0.7  # a cloth's thread pitch
 WEAVE_PX_PER_MM = 3.0  # the weave is drawn only where the pixels can hold it
 PYRUP_KEEPS = (1.0, 0.30, 0.24)  # share of white noise's variance left after 0, 1, 2+ cv2.pyrUp (measured)
 MIN_OCTAVE_PX = 1.5  # the finest noise octave, in pixels
-FIGURE_PX_PER_MM = 1.3  # wood's ring figure is drawn this fine, then scaled: rings lie >= 2.5 mm apart
+FIGURE_PX_PER_MM = 1.0  # wood's ring figure is drawn this fine, then scaled: rings lie >= 2.5 mm apart
 
 
 def fbm(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float, largest_mm: float,
@@ -185,7 +185,8 @@ def _wood_figure(rng: np.random.Generator, shape: tuple[int, int], ppm: float, p
     r += 0.35 * spacing * np.sin(r / (3.7 * spacing))
     ring = r / spacing
     darkness = rng.uniform(0.45, 1.0, 512).astype(np.float32)[np.floor(ring).astype(np.int32) % 512]
-    return contrast * darkness * (0.5 - 0.5 * np.cos(2 * math.pi * ring)) ** 3
+    wave = 0.5 - 0.5 * np.cos(2 * math.pi * ring)
+    return contrast * darkness * wave * wave * wave
 
 
 def _felt(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> Layers:
@@ -216,42 +217,46 @@ def _check(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Gen
     return [(white, light * (1 - bands)), (colour, light * bands)]
 
 
-def _hex_distance(x: np.ndarray, y: np.ndarray, r: float) -> np.ndarray:
-    """Distance in mm from each point to the nearest edge of a flat-topped hexagon grid of radius r."""
-    q = (2 / 3 * x) / r
-    s = (-1 / 3 * x + math.sqrt(3) / 3 * y) / r
-    cube = np.stack([q, s, -q - s])
-    rounded = np.round(cube)
-    diff = np.abs(rounded - cube)
-    worst = np.argmax(diff, axis=0)
-    for i in range(3):  # cube rounding: fix the coordinate that rounded furthest
-        others = [j for j in range(3) if j != i]
-        rounded[i] = np.where(worst == i, -rounded[others[0]] - rounded[others[1]], rounded[i])
-    cx = r * 1.5 * rounded[0]
-    cy = r * math.sqrt(3) * (rounded[1] + rounded[0] / 2)
-    dx, dy = x - cx, y - cy
-    apothem = r * math.sqrt(3) / 2
-    proj = np.maximum.reduce([np.abs(dy), np.abs(dx * math.sqrt(3) / 2 + dy / 2), np.abs(dx * math.sqrt(3) / 2 - dy / 2)])
-    return apothem - proj
+def _printed_grid(shape: tuple[int, int], ppm: float, hexagons: bool, cell: float, angle: float,
+                  shift: tuple[float, float], line_mm: float) -> np.ndarray:
+    """A mask (float32 0..1) of a grid of thin lines printed on a mat: flat-topped hexagons of width
+    cell, or squares of side cell, turned by angle degrees, anti-aliased."""
+    h, w = shape
+    mask = np.zeros(shape, np.uint8)
+    a = math.radians(angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    reach = math.hypot(h, w) / ppm / 2 + 2 * cell
+    centre = np.array([w, h]) / ppm / 2 + shift
+    step = 16 * ppm  # fixed point with 4 bits, as cv2's shift=4 wants
+    thick = max(1, round(line_mm * ppm))
+    polys = []
+    if hexagons:
+        r = cell / 2
+        ring = np.array([(r * math.cos(k * math.pi / 3), r * math.sin(k * math.pi / 3)) for k in range(6)])
+        cols, rows = int(reach / (1.5 * r)) + 1, int(reach / (math.sqrt(3) * r)) + 1
+        for i in range(-cols, cols + 1):
+            for j in range(-rows, rows + 1):
+                c = np.array([1.5 * r * i, math.sqrt(3) * r * (j + (i % 2) / 2)])
+                polys.append(np.round(((ring + c) @ rot.T + centre) * step).astype(np.int32))
+    else:
+        n = int(reach / cell) + 1
+        for k in range(-n, n + 1):
+            for line in (((k * cell, -reach), (k * cell, reach)), ((-reach, k * cell), (reach, k * cell))):
+                polys.append(np.round((np.array(line) @ rot.T + centre) * step).astype(np.int32))
+    cv2.polylines(mask, polys, hexagons, 255, thick, cv2.LINE_AA, 4)
+    return mask.astype(np.float32) * (1 / 255)
 
 
 def _mat(top: TableTop, shape: tuple[int, int], ppm: float, rng: np.random.Generator) -> Layers:
     """Neoprene: near black, speckled, a broad sheen, and a printed grid of thin lines."""
     base = np.asarray((34, 32, 30), np.float32) * rng.uniform(0.75, 1.3)
     shade = 1 + 0.12 * fbm(rng, shape, ppm, 300.0, 0.45) + 0.12 * fbm(rng, shape, ppm, 0.6, 0.5)
-    x, y = _grid(shape, ppm)
     cell = rng.uniform(*GRID_MM)
-    a = math.radians(rng.uniform(0, 60))
-    xr = x * math.cos(a) - y * math.sin(a) + rng.uniform(0, cell)
-    yr = x * math.sin(a) + y * math.cos(a) + rng.uniform(0, cell)
-    if top is TableTop.MAT_HEX:
-        dist = _hex_distance(xr, yr, cell / 2)
-    else:
-        dist = cell / 2 - np.maximum(np.abs((xr % cell) - cell / 2), np.abs((yr % cell) - cell / 2))
-    line_w = rng.uniform(0.6, 1.6)
+    cover = _printed_grid(shape, ppm, top is TableTop.MAT_HEX, cell, rng.uniform(0, 60),
+                          tuple(rng.uniform(0, cell, 2)), rng.uniform(0.6, 1.6))
+    cover *= 0.85  # the print is a little worn: the rubber shows through
     ink = np.asarray([(95, 95, 95), (70, 110, 140), (120, 100, 70)][int(rng.integers(0, 3))], np.float32)
     ink = ink * rng.uniform(0.6, 1.2)
-    cover = np.clip((line_w / 2 - dist) * ppm + 0.5, 0, 1) * 0.85
     return [(base, shade * (1 - cover)), (ink, cover)]
 
 
