@@ -32,7 +32,7 @@ class Optics:
     tint: float = 0.06  # green against magenta
     cast: float = 0.05  # a further random gain per channel
     glare: float = 0.3  # chance of a lamp's reflection
-    glare_strength: tuple[float, float] = (50.0, 180.0)  # grey levels at its centre on a glossy card
+    glare_strength: tuple[float, float] = (40.0, 130.0)  # grey levels at its centre on a glossy card
     glare_size: tuple[float, float] = (0.03, 0.14)  # its radius, share of the frame width
     defocus_px: tuple[float, float] = (0.0, 1.6)  # Gaussian sigma
     motion: float = 0.15  # chance of a motion streak

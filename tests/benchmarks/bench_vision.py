@@ -75,7 +75,7 @@ PLAN = {("painted", "held-out"): 160, ("flat", "held-out"): 160, ("painted", "tu
         ("flat", "tuning"): 40, ("standard", "tuning"): 60, ("woodcut", "tuning"): 60,
         ("standard", "held-out"): 40, ("woodcut", "held-out"): 40}
 LIVE_FRAMES = 150  # built-in deck on the live-table simulator, at --scale 1
-TIMING_FRAMES = 30  # two-card frames per size and deck in each timing run
+TIMING_FRAMES = 20  # two-card frames per size and deck in each timing run
 SCANNER_SIZE = (768, 432)  # the Pi camera's low-resolution stream the scanner reads
 TIMING_HEIGHTS = (0.25, 0.45)  # cards at rest under the scanner's camera
 
