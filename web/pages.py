@@ -148,7 +148,7 @@ def table() -> str:
 def mayor() -> str:
     """The Mayor's console (the PIN unlocks it in the page)."""
     services = _services()
-    is_mayor = services.security.is_mayor_token(request.cookies.get(MAYOR_COOKIE))
+    is_mayor = services.security.is_mayor_session(request.cookies.get(MAYOR_COOKIE))
     return _render(
         "pages/mayor.html",
         "mayor",

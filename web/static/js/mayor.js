@@ -157,7 +157,7 @@
     const blocked = revealBlocked();
     if (pending && !blocked) {
       pending.cards.forEach((c) => cards.append(T.terrainCard(c)));
-      cards.append(el("p", { class: "muted small", style: "flex-basis:100%" },
+      cards.append(el("p", { class: "muted small full-line" },
         pending.source === "camera" ? t("reveal.from_camera") : t("reveal.from_tap")));
     }
     show(byId("pending-empty"), !pending || Boolean(blocked));
