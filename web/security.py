@@ -30,7 +30,7 @@ from web.pin_guard import GUARD_FILE, PinGuard, PinLockout
 from web.private_files import read_json, write_private
 from web.sessions import SESSIONS_FILE, TOKEN_BYTES, MayorSessions, token_hash
 
-__all__ = ["PinLockout", "SeatBook", "Security", "csrf_refusal", "new_pin"]
+__all__ = ["PinLockout", "SeatBook", "Security", "csrf_refusal", "new_pin", "read_pin"]
 
 PIN_DIGITS = 6  # one in a million per guess; with the lockout (web/pin_guard.py) guessing takes years
 SEAT_GAMES_KEPT = 10  # seat tables of this many recent games are kept in seats.json
@@ -150,7 +150,8 @@ def _seat_record(value: object) -> dict:
     return {"hash": str(value), "since": None}
 
 
-def _read_pin(path: Path) -> str | None:
+def read_pin(path: Path) -> str | None:
+    """The PIN kept in a secrets file, or None when it is missing or damaged."""
     doc = read_json(path)
     pin = doc.get("pin") if isinstance(doc, dict) else None
     return pin if isinstance(pin, str) and pin.isascii() and pin.isdigit() and len(pin) == PIN_DIGITS else None
@@ -200,7 +201,7 @@ class Security:
         """Load the PIN, sessions, seats and wrong-PIN count of a data folder (a PIN is made on first use)."""
         data_dir = Path(data_dir)
         path = data_dir / SECRETS_FILE
-        pin = _read_pin(path) or new_pin(data_dir, token_bytes=token_bytes)
+        pin = read_pin(path) or new_pin(data_dir, token_bytes=token_bytes)
         guard_options = {"notify": notify} if notify else {}
         return cls(
             pin,
@@ -220,7 +221,7 @@ class Security:
         if stamp == self._secrets_stamp:
             return
         self._secrets_stamp = stamp
-        pin = _read_pin(self._secrets_path)
+        pin = read_pin(self._secrets_path)
         if pin is not None and pin != self.pin:
             self.pin = pin
             self.sessions.revoke_all()

@@ -67,6 +67,10 @@
       byId("pin").value = "";
       cfg.pin = doc.pin;
       unlock();
+      const wrong = doc.wrong_pins;
+      if (wrong) {
+        fail(new Error(t("mayor.wrong_pins", { n: wrong.count, address: wrong.last_address, time: T.clockTime(wrong.last_at) })));
+      }
     } catch (err) {
       error.textContent = err.message;
       show(error, true);
