@@ -232,7 +232,7 @@ def join_seat() -> Response:
     game_id, _, st = s.table.snapshot()
     if game_id is None or player not in st.players:
         raise BadRequest(f"{player!r} is not a player of the current game")
-    token = s.security.seats.join(game_id, player, request.cookies.get(SEAT_COOKIE))
+    token = s.security.seats.join(game_id, player, request.cookies.get(SEAT_COOKIE), _address())
     response = jsonify({"game_id": game_id, "seat": player})
     response.set_cookie(SEAT_COOKIE, token, max_age=SEAT_COOKIE_MAX_AGE_S, httponly=True,
                         samesite="Strict", path="/")

@@ -81,8 +81,8 @@ class SeatBook:
             write_private(self._path, seats)
         self._seats = seats
 
-    def join(self, game_id: int, player: str, token: str | None) -> str:
-        """Give a phone a seat; returns its token (the same one if it already holds the seat)."""
+    def join(self, game_id: int, player: str, token: str | None, address: str | None = None) -> str:
+        """Give a phone (at address) a seat; returns its token (the same one if it already holds it)."""
         digest = token_hash(token) if token else None
         with self._lock:
             seats = {p: dict(r) for p, r in self._seats.get(str(game_id), {}).items()}
@@ -100,7 +100,7 @@ class SeatBook:
             for old in sorted(games, key=int)[:-SEAT_GAMES_KEPT]:
                 del games[old]
             self._replace(games)
-            self._devices.pop((str(game_id), player), None)
+            self._devices[(str(game_id), player)] = {address} if address else set()
             return token
 
     def player_for(self, game_id: int | None, token: str | None, address: str | None = None) -> str | None:
