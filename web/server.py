@@ -33,6 +33,9 @@ CONNECTIONS_PER_ADDRESS = 64  # a phone uses 6-10; the Pi's own screen a few mor
 CONNECTION_LIMIT = 1000  # sockets at once: every phone at a table, and many pranksters besides
 MAX_HEADER_BYTES = 16 * 1024  # a request's line and headers (cookies included) take under 2 kB
 CLEANUP_INTERVAL_S = 1  # how often the deadlines above are checked (waitress counts whole seconds)
+# Kernel send buffer per socket (Linux would grow it to 4 MiB for a phone that stops reading):
+# 64 KiB carries a whole state message many times over at Wi-Fi speeds.
+SEND_BUFFER_BYTES = 64 * 1024
 FILE_SLACK = 64  # descriptors beyond the sockets: the database, the camera, logs
 
 
@@ -86,6 +89,11 @@ class TableServer(TcpWSGIServer):
             conn.close()
             return
         self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
+
+    def set_socket_options(self, conn: socket.socket) -> None:
+        """waitress's options, and a bounded send buffer."""
+        super().set_socket_options(conn)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
 
     def maintenance(self, now: float) -> None:
         """waitress's idle cut, then close the connections that broke a deadline."""
