@@ -7,7 +7,9 @@ reconnects with Last-Event-ID and catches up from the log, which loses nothing.
 
 Slots are shared fairly: one address holds at most STREAMS_PER_CLIENT streams (its newest; a
 phone that reloads keeps working), and when every slot is taken a newcomer takes the oldest
-stream of the address holding the most, if that address holds more than the newcomer would.
+stream of the address holding the most, or, when every address holds about as many, the oldest
+stream of all: a new phone always gets its stream, and streams held open by someone who never
+reads them are pushed out by phones that do (a phone pushed out reconnects and catches up).
 A stream whose phone went away is freed within DISCONNECT_POLL_S when the server can tell
 (waitress's client_disconnected), not at the next keep-alive.
 """
@@ -190,9 +192,12 @@ class StreamHub:
             victim = mine[0]
         elif len(self._clients) >= self._max_streams:
             heaviest, held = (Counter(c.address for c in self._clients).most_common(1) or [("", 0)])[0]
-            if held <= len(mine) + 1:
+            if held > len(mine) + 1:  # an address holding more than its share gives one up
+                victim = next(c for c in self._clients if c.address == heaviest)
+            else:  # everyone holds one: the oldest goes (a live phone reconnects and catches up)
+                victim = next((c for c in self._clients if c.address != address), None)
+            if victim is None:
                 raise TooManyStreams(f"{self._max_streams} live streams are open already")
-            victim = next(c for c in self._clients if c.address == heaviest)
         else:
             return None
         del self._clients[victim]

@@ -254,7 +254,7 @@ def test_one_address_keeps_only_its_newest_streams(web_services) -> None:
 
 
 def test_a_full_hub_gives_a_new_phone_a_slot_from_the_heaviest_address(web_services) -> None:
-    """Slots taken by one address: a newcomer takes one of them; phones holding one each are kept."""
+    """A newcomer takes a slot from the address holding the most, else the oldest stream."""
     hub = StreamHub(web_services.table, keepalive_s=0.2, max_streams=4, per_client=4)
     hog = [hub.stream(last_event_id=None, game_id=None, client="10.0.0.66") for _ in range(3)]
     mary = hub.stream(last_event_id=None, game_id=None, client="10.0.0.2")
@@ -262,9 +262,10 @@ def test_a_full_hub_gives_a_new_phone_a_slot_from_the_heaviest_address(web_servi
     assert hub.count_for("10.0.0.66") == 2 and hub.client_count == 4
     ann = hub.stream(last_event_id=None, game_id=None, client="10.0.0.4")
     assert hub.count_for("10.0.0.66") == 1 and hub.count_for("10.0.0.3") == 1
-    with pytest.raises(TooManyStreams):  # everyone holds one: nobody's is taken away
-        hub.stream(last_event_id=None, game_id=None, client="10.0.0.5")
-    for stream in (*hog, mary, david, ann):
+    bob = hub.stream(last_event_id=None, game_id=None, client="10.0.0.5")  # everyone holds one
+    assert hub.count_for("10.0.0.66") == 0 and hub.count_for("10.0.0.5") == 1  # the oldest went
+    assert hub.client_count == 4
+    for stream in (*hog, mary, david, ann, bob):
         stream.close()
     assert hub.client_count == 0
     hub.close()
