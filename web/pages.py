@@ -71,6 +71,7 @@ _API_ENDPOINTS = {
     "seat_list": "api.seats",
     "seat_free": "api.free_seat",
     "mayor_login": "api.mayor_login",
+    "mayor_logout": "api.mayor_logout",
     "camera": "hardware_api.camera_status",
     "snapshot": "hardware_api.snapshot",
     "crop": "hardware_api.crop",

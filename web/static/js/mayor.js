@@ -77,6 +77,13 @@
     }
   });
 
+  // Logging out ends the session on the Pi too: a copy of the cookie opens nothing afterwards.
+  byId("mayor-logout").addEventListener("click", async () => {
+    try { await T.api("POST", cfg.api.mayor_logout); } catch (err) { fail(err); return; }
+    cfg.pin = null;
+    lock();
+  });
+
   /* ---- set-up card and red cards ---- */
 
   async function sendSetup(letters) {
