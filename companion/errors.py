@@ -61,7 +61,9 @@ def english(value: Any) -> Any:
 # forms (plural, ordinal) that the other languages do without.
 REFUSALS: Mapping[str, str] = MappingProxyType({
     # the log's format (contract 1)
-    "not_json": "not valid JSON ({detail})",
+    "not_json": "not valid JSON ({detail} at line {line})",
+    "json_too_deep": "not valid JSON here (nested too deeply)",
+    "json_value": "not valid JSON here ({detail})",
     "not_an_object": "an entry is a JSON object",
     "unknown_type": "unknown entry type {kind}",
     "missing_fields": "{kind} needs {fields}",
@@ -71,12 +73,15 @@ REFUSALS: Mapping[str, str] = MappingProxyType({
     "not_a_letter": "{field} must be one of A, B, C, D, E, not {value}",
     "not_a_list": "{field} must be a list, not {value}",
     "players_count": "players must name 1 to {most} players, not {count}",
-    "player_name": "player names must be non-empty text without outer spaces: {name}",
-    "players_unique": "player names must be unique",
+    "name_not_text": "a player name is text, not {value}",
+    "name_surrogate": "a player name must be valid Unicode text (it holds a lone surrogate)",
+    "name_empty": "a player name needs at least one visible character",
+    "name_too_long": "a player name has at most {most} characters, not {count}",
+    "players_twice": "player names must be unique: '{name}' is there twice",
+    "players_lookalike": "'{name}' looks the same as '{other}': give each player a name the table can tell apart",
     "start_village": "start_village must be a whole number from 1 to {villages}, not {value}",
     "setup_letters": "letters must be 10 letters with each of A-E twice, not {value}",
     "reveal_two_cards": "a reveal shows exactly two cards, not {count}",
-    "claim_player": "player must be a name, not {value}",
     "claim_one_thing": "a claim names exactly one of sight, village or red",
     "red_bonus_empty": "red_bonus names at least one red card",
     "red_bonus_twice": "each red bonus card is in the box once: sights must differ",
@@ -113,6 +118,11 @@ REFUSALS: Mapping[str, str] = MappingProxyType({
     "nothing_to_undo": "nothing to undo",
     "refused_line": "line {line}: {error}",
     "unknown_game": "no game {game_id} in the store",
+    # the table and its store
+    "log_moved_on": "the log moved on: you saw entry {seen}, the newest is {newest}; reload",
+    "request_id_reused": "this request id was used for another entry: send a new one",
+    "storage_full": "the Pi's storage is full, so nothing was saved: free some space on its SD card "
+                    "(old exports, photos, logs) and try again",
 })
 
 
@@ -142,3 +152,17 @@ class RefusedLine(RefusalError, ValueError):
 
 class UnknownGameError(RefusalError, LookupError):
     """A game id the log store does not hold."""
+
+
+class ConflictError(RefusalError, RuntimeError):
+    """An entry sent for a log that moved on since its sender looked, or a request id used twice."""
+
+
+class StorageFull(RefusalError, OSError):
+    """The Pi's storage (its SD card) is full: nothing was saved, and nothing changed."""
+
+    def __init__(self, message: str = "", /, **kwargs: object) -> None:
+        if message:
+            super().__init__(message, **kwargs)
+        else:
+            super().__init__(REFUSALS["storage_full"], code="storage_full")

@@ -8,6 +8,7 @@ from enum import Enum
 from typing import Any
 
 from companion.errors import LogFormatError
+from companion.names import clean_name, clean_players
 
 
 class Island(Enum):
@@ -179,12 +180,7 @@ def _players(value: Any) -> tuple[str, ...]:
     names = _list(value, "players")
     if not 1 <= len(names) <= MAX_PLAYERS:
         raise LogFormatError.of("players_count", most=MAX_PLAYERS, count=len(names))
-    for name in names:
-        if not isinstance(name, str) or not name.strip() or name != name.strip():
-            raise LogFormatError.of("player_name", name=repr(name))
-    if len(set(names)) != len(names):
-        raise LogFormatError.of("players_unique")
-    return tuple(names)
+    return clean_players(names)
 
 
 def _start_village(value: Any) -> int:
@@ -218,9 +214,7 @@ def _reveal(obj: dict) -> Reveal:
 
 
 def _claim(obj: dict) -> Claim:
-    player = obj["player"]
-    if not isinstance(player, str) or not player:
-        raise LogFormatError.of("claim_player", value=repr(player))
+    player = clean_name(obj["player"])
     given = [k for k in ("sight", "village", "red") if k in obj]
     if len(given) != 1:
         raise LogFormatError.of("claim_one_thing")
@@ -264,7 +258,7 @@ def parse_entry(obj: Any) -> Entry:
     if not isinstance(obj, dict):
         raise LogFormatError.of("not_an_object")
     kind = obj.get("type")
-    if kind not in ENTRY_TYPES:
+    if not isinstance(kind, str) or kind not in ENTRY_TYPES:
         raise LogFormatError.of("unknown_type", kind=repr(kind))
     fields = set(obj) - {"type"}
     missing = _REQUIRED[kind] - fields
@@ -276,13 +270,21 @@ def parse_entry(obj: Any) -> Entry:
     return _PARSERS[kind](obj)
 
 
+def load_json(text: str) -> Any:
+    """Decode JSON text; whatever json refuses (bad syntax, deep nesting, huge numbers) is a LogFormatError."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LogFormatError.of("not_json", detail=exc.msg, line=exc.lineno) from None
+    except RecursionError:
+        raise LogFormatError.of("json_too_deep") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise LogFormatError.of("json_value", detail=str(exc)) from None
+
+
 def parse_line(line: str) -> Entry:
     """Parse one JSONL line into an entry."""
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise LogFormatError.of("not_json", detail=exc.msg) from None
-    return parse_entry(obj)
+    return parse_entry(load_json(line))
 
 
 def entry_to_dict(entry: Entry) -> dict[str, Any]:
@@ -317,6 +319,18 @@ def entry_to_dict(entry: Entry) -> dict[str, Any]:
     return out
 
 
+# Line breaks to some readers (JavaScript, str.splitlines) that JSON lets stand raw in a string:
+# escaped, so every line of an export is one entry whatever splits it.
+_LINE_BREAKS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
+
+
+def escape_line_breaks(line: str) -> str:
+    """A JSON line with U+2028, U+2029 and U+0085 written as escapes (the same JSON value)."""
+    for char, escape in _LINE_BREAKS.items():
+        line = line.replace(char, escape)
+    return line
+
+
 def dump_line(entry: Entry) -> str:
     """One compact JSONL line for an entry (no newline)."""
-    return json.dumps(entry_to_dict(entry), separators=(", ", ": "), ensure_ascii=False)
+    return escape_line_breaks(json.dumps(entry_to_dict(entry), separators=(", ", ": "), ensure_ascii=False))

@@ -17,11 +17,11 @@ REFUSALS: Mapping[str, str] = MappingProxyType({
     "mayor_only": "this needs the Mayor's PIN",
     "wrong_pin": "wrong Mayor PIN",
     "pin_lockout": "too many wrong PINs: try again in {seconds} s",
+    "pin_wait": "{failures} wrong PINs in a row: every PIN waits, try again in {seconds} s",
     "seat_first": "take {player}'s seat first to claim for {player}",
     "other_seat": "this phone holds {seat}'s seat: it cannot claim for {player}",
     "seat_taken": "{player}'s seat is taken by another phone; the Mayor can free it",
     "not_a_seat": "{player} is not a player of the current game",
-    "log_moved_on": "the log moved on: you saw entry {seen}, the newest is {newest}; reload",
     "not_virtual": "the camera is not the virtual table: lay real cards under it",
     "no_new_game": "start the new game first: its seats are kept from the game before",
 })
@@ -41,5 +41,5 @@ class PermissionRefused(WebRefusal, PermissionError):
     """An action by someone who may not take it (a wrong Mayor PIN, a claim for another seat)."""
 
 
-class ConflictError(WebRefusal, RuntimeError):
-    """An action that clashes with the current state of a resource (a stale sequence number)."""
+class WebConflict(WebRefusal, RuntimeError):
+    """An action that clashes with what is: a seat another phone holds, a camera that is not the virtual table."""

@@ -20,7 +20,7 @@ from companion.table import Accepted
 from hardware.controls import ButtonAction
 from hardware.errors import HardwareError
 from web.api import _body, require_mayor, services
-from web.errors import ConflictError
+from web.errors import WebConflict
 from web.serialize import accepted_json
 
 bp = Blueprint("hardware_api", __name__, url_prefix="/api")
@@ -126,7 +126,7 @@ def lay_cards() -> tuple[Response, int]:
         raise BadRequest('the body is {"cards": [card IDs]}, e.g. ["desert", "water"]')
     rig = _rig()
     if not rig.has_virtual_table:
-        raise ConflictError.of("not_virtual")
+        raise WebConflict.of("not_virtual")
     _desk(lambda: rig.lay(cards))
     return _answer()
 
@@ -137,7 +137,7 @@ def lay_next() -> tuple[Response, int]:
     require_mayor()
     rig = _rig()
     if not rig.has_virtual_table:
-        raise ConflictError.of("not_virtual")
+        raise WebConflict.of("not_virtual")
     _desk(rig.lay_next)
     return _answer()
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from companion.store import LogStore
 from companion.table import Table
 from web.i18n import DEFAULT_LANGUAGE
+from web.idempotency import ANSWERS_FILE, AnswerBook
 from web.security import Security
 from web.stream import StreamHub
 
@@ -30,6 +31,7 @@ class Services:
     table: Table
     hub: StreamHub
     security: Security
+    answers: AnswerBook = field(default_factory=AnswerBook)  # first answers by Idempotency-Key
     rig: Rig | None = None  # camera, scanner, controls and speech; None = manual entry only
     settings: Settings | None = None  # when served; None in tests
     clock: Callable[[], float] = time.monotonic
@@ -54,12 +56,15 @@ class Services:
             self.rig.close()
             self.rig = None
         self.store.close()
+        self.answers.close()
 
 
 def build_services(data_dir: Path, *, rig: Rig | None = None, settings: Settings | None = None,
-                   keepalive_s: float | None = None, durable: bool = True) -> Services:
+                   keepalive_s: float | None = None, notify: Callable[[str], None] | None = None,
+                   durable: bool = True) -> Services:
     """Open the SQLite log in data_dir, resume the newest game, and wire the hub and security.
 
+    notify: where a warning for the Pi's terminal goes (wrong PINs), logging's by default.
     durable=False skips the fsync of every entry (tests that do not pull the plug): a power cut
     could then lose the newest entries, never corrupt the log.
     """
@@ -68,8 +73,9 @@ def build_services(data_dir: Path, *, rig: Rig | None = None, settings: Settings
     store = LogStore(data_dir / DB_FILE, durable=durable)
     table = Table(store)
     hub = StreamHub(table) if keepalive_s is None else StreamHub(table, keepalive_s=keepalive_s)
-    security = Security.in_folder(data_dir)
-    services = Services(store=store, table=table, hub=hub, security=security, settings=settings)
+    security = Security.in_folder(data_dir, notify=notify)
+    services = Services(store=store, table=table, hub=hub, security=security,
+                        answers=AnswerBook(data_dir / ANSWERS_FILE), settings=settings)
     if rig is not None:
         services.use_rig(rig)
     return services

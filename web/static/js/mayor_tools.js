@@ -7,13 +7,20 @@
 
   /* ---- seats ---- */
 
+  /** "Seat 2 · David · in use · since 20:14 · used from 2 devices": a copied seat cookie shows. */
+  function seatLine(seat, i) {
+    const parts = [t("seats.seat", { n: i + 1 }), seat.player, seat.taken ? t("seats.in_use") : t("tools.seat_free")];
+    if (seat.since) parts.push(t("tools.since", { time: T.clockTime(seat.since) }));
+    if (seat.devices > 1) parts.push(t("tools.devices", { n: seat.devices }));
+    return parts.join(" · ");
+  }
+
   async function refreshSeats() {
     if (!cfg.api.seat_list || byId("seat-tools").hidden) return;
     try {
       const doc = await T.api("GET", cfg.api.seat_list);
       byId("seat-list").replaceChildren(...doc.seats.map((seat, i) => el("div", { class: "row" },
-        el("span", { class: "grow" }, t("seats.seat", { n: i + 1 }) + " · " + seat.player + " · " +
-          (seat.taken ? t("seats.in_use") : t("tools.seat_free"))),
+        el("span", { class: "grow" }, seatLine(seat, i)),
         seat.taken ? el("button", { type: "button", onclick: async () => {
           try { await T.api("POST", cfg.api.seat_free, { player: seat.player }); } catch (err) { T.mayor.fail(err); }
           refreshSeats();
@@ -26,6 +33,7 @@
 
   let enrollIndex = 0;
   let enrolled = {};  /* card ID -> photos of it in the owner's deck, as the server last said */
+  let unread = [];  /* cards still without a photo in a kind partly enrolled: that kind is not read yet */
   const cardIds = cfg.card_ids || [];
 
   function renderEnroll() {
@@ -36,6 +44,8 @@
     byId("enroll-card").textContent = T.cardName(id);
     byId("enroll-back").disabled = enrollIndex === 0;
     byId("enroll-forget").disabled = !enrolled[id];
+    byId("enroll-unread").textContent = unread.length ?
+      t("enroll.unread", { cards: unread.map((c) => T.cardName(c)).join(", ") }) : "";
   }
 
   byId("enroll-open").addEventListener("click", async () => {
@@ -44,6 +54,7 @@
     try {
       const doc = await T.api("GET", cfg.api.enroll);
       enrolled = doc.enrolled || {};
+      unread = doc.unread || [];
       if (doc.next && cardIds.includes(doc.next)) enrollIndex = cardIds.indexOf(doc.next);
     } catch (err) { /* the walk through the cards works without the progress */ }
     renderEnroll();
@@ -58,6 +69,7 @@
     try {
       const doc = await T.api("POST", cfg.api.enroll, { card: id });
       enrolled = doc.enrolled || enrolled;
+      unread = doc.unread || unread;
       result.textContent = t("enroll.done", { card: T.cardName(id) }) + " " +
         t("enroll.photos", { n: doc.card_photos || 0 });
       if (enrollIndex < cardIds.length - 1) { enrollIndex += 1; renderEnroll(); }
@@ -72,6 +84,7 @@
     try {
       const doc = await T.api("DELETE", cfg.api.enroll + "/" + encodeURIComponent(id));
       enrolled = doc.enrolled || {};
+      unread = doc.unread || [];
       result.textContent = t("enroll.forgotten", { card: T.cardName(id) });
       renderEnroll();
     } catch (err) {
