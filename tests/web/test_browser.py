@@ -147,6 +147,8 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     assert david.is_enabled('#pairs button[data-village="B"]')  # his own seat: he may claim
     _claim(mary, '#sight-rows button[data-sight="toucan"].next')
     mary.wait_for_selector('#sight-rows button[data-sight="toucan"].circled')
+    # The console offers to take back exactly that claim once it has it (not the reveal before it).
+    mayor.wait_for_function("() => document.getElementById('undo-what').textContent === \"Undo Mary's toucan claim?\"")
     mayor.once("dialog", lambda dialog: dialog.accept())
     mayor.click("#undo")  # the Mayor takes the toucan back: Mary's pad follows
     mary.wait_for_selector('#sight-rows button[data-sight="toucan"].next:not(.circled)')

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from companion.moves import Sight
+from tests.hardware.conftest import wait_for
 from tests.web.browser import (
     LOCALES,
     NEEDS_CHROMIUM,
@@ -102,7 +104,8 @@ def test_a_phone_through_a_whole_game(server, browser, size: str, lang: str) -> 
     assert {s: _box(page, s) for s in before} == before
     assert page.get_attribute("#sound", "data-on") == "true" and header["sound"] == [44, 44]
     page.click("#confirm-yes")
-    page.wait_for_selector('#sight-rows button[data-sight="obelisk"].circled')
+    page.wait_for_selector('#sight-rows button[data-sight="obelisk"].circled')  # drawn as sent...
+    assert wait_for(lambda: table.state.sheets["Léa"].sights[Sight.OBELISK] == 1)  # ...and stored
 
     # The Mayor takes the obelisk back: the phone says whose claim and what.
     post_as_mayor(base, pin, "/api/events", {"type": "undo"})
