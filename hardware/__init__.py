@@ -5,7 +5,7 @@ Wiring for `tucana serve` (web/services.py or web/rig.py)::
     from hardware.config import PinMap
     from hardware.rig import build_rig
 
-    rig = build_rig(camera_spec, gpio, pins, language, table, clock, rng)
+    rig = build_rig(camera_spec, gpio, pins, language, table, clock, rng, phrases=phrasebook)
     rig.start()      # desk worker thread + scanner thread (no scanner for camera "none")
     ...
     rig.close()      # stops threads, releases camera, pins and speech
@@ -15,16 +15,19 @@ Wiring for `tucana serve` (web/services.py or web/rig.py)::
                  auto = real pins on a Raspberry Pi, mock ones elsewhere
     pins         hardware.config.PinMap(button=17, led_ready=22, led_seen=23, led_mayor=24, buzzer=25)
     language     "en" | "fr" | "es"  (spoken announcements through espeak-ng when installed)
+    phrasebook   the words spoken: web passes the pages' catalogue (web.i18n.phrasebook); none: silent
     table        companion.table.Table: the desk thread is the only hardware code that submits to it
     clock, rng   time.monotonic-like callable; random.Random for the virtual table's shuffles
 
-Bad values raise companion.errors.ConfigError; a camera or pins that will not open raise
-HardwareError (a camera lost later is reopened with backoff while the game goes on by hand).
+Bad values raise hardware.errors.ConfigError; a camera or pins that will not open raise
+hardware.errors.HardwareError (a camera lost later is reopened with backoff while the game goes on by hand).
 
 The web console's side of a Rig (every call is handled by the desk thread):
-    rig.status() -> dict        camera, camera_ok, scanner {fps, frames, readings, ...}, stable,
-                                half_read, pending {entry, reason, cards} | None, note, lights,
-                                virtual, virtual_cards, language
+    rig.status() -> RigStatus   one immutable snapshot; .to_json(): camera, camera_ok, scanner
+                                {fps, frames, readings, ...}, stable, half_read, reading, pending
+                                {entry, reason, code, params, acceptable} | None, note {key, params},
+                                lights, virtual, virtual_cards, language (web/API.md)
+    rig.subscribe(fn)           fn(RigStatus) on every change, from the desk thread
     rig.snapshot_jpeg(), rig.crop_jpeg()      newest frame / last reading's cards, as JPEG bytes
     rig.has_virtual_table, rig.lay(card_ids), rig.lay_next()   the virtual table
     rig.press(), rig.hold()     the Mayor's button: confirm or lay next / dismiss, drop or undo
