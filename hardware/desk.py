@@ -1,8 +1,8 @@
 """The Mayor's desk: the one worker thread through which the hardware touches the engine.
 
-Everything reaches it as a message on one queue: stable readings from the scanner, button actions
-from the pin threads, accepted entries from the table (for speech, LEDs and buzzer), and the web
-console's requests. Handling one message at a time in one thread keeps the engine's view simple.
+Everything reaches it as a message on one queue (hardware/inbox.py): stable readings from the
+scanner, button actions from the pin threads, accepted entries from the table (for speech, LEDs
+and buzzer), and the web console's requests. Handling one message at a time in one thread keeps the engine's view simple.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from enum import Enum
 from types import MappingProxyType
 from typing import Any
 
@@ -34,73 +33,23 @@ from companion.moves import Entry, Undo
 from companion.table import Accepted, Table
 from hardware.controls import ButtonAction, BuzzPattern, Controls, Light, LightMode
 from hardware.errors import HardwareError, NotNowError
+from hardware.inbox import (
+    VIRTUAL_TABLE_REQUESTS,
+    CameraState,
+    Console,
+    Message,
+    News,
+    Pressed,
+    Request,
+    Seen,
+    Stop,
+)
 from hardware.meaning import CardSense, Note, Pending, note
 from hardware.speech import Phrasebook, Speaker
 
 log = logging.getLogger(__name__)
 
 QUEUE_LIMIT = 256  # messages waiting; a flood (a stuck button) beyond this is dropped, never blocks
-
-
-@dataclass(frozen=True)
-class Seen:
-    """The scanner's stable cards under the camera, left to right."""
-
-    cards: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class CameraState:
-    """The camera came back (ok) or was lost."""
-
-    ok: bool
-
-
-@dataclass(frozen=True)
-class Pressed:
-    """The Mayor's button."""
-
-    action: ButtonAction
-
-
-@dataclass(frozen=True)
-class News:
-    """An entry the table accepted (from anywhere), for the outputs."""
-
-    accepted: Accepted
-
-
-class Request(Enum):
-    """What the web console asks of the desk."""
-
-    CONFIRM = "confirm"  # apply the pending reading as read
-    DISMISS = "dismiss"  # drop the pending reading
-    CORRECT = "correct"  # apply the Mayor's entry (the argument) instead
-    PRESS = "press"  # the on-screen button, short press
-    HOLD = "hold"  # the on-screen button, long press
-    LAY = "lay"  # lay these cards (the argument) on the virtual table
-    LAY_NEXT = "lay_next"  # lay what the game needs next on the virtual table
-    CLEAR = "clear"  # pick every card up from the virtual table
-
-
-VIRTUAL_TABLE_REQUESTS = frozenset({Request.LAY, Request.LAY_NEXT, Request.CLEAR})
-
-
-@dataclass(frozen=True)
-class Console:
-    """A request from the web console; its future gets the result or the error."""
-
-    request: Request
-    argument: Any = None
-    future: Future = field(default_factory=Future, compare=False)
-
-
-@dataclass(frozen=True)
-class Stop:
-    """Ends the worker."""
-
-
-Message = Seen | CameraState | Pressed | News | Console | Stop
 
 
 @dataclass(frozen=True)

@@ -38,10 +38,11 @@ from hardware.config import (
     parse_language,
 )
 from hardware.controls import Controls
-from hardware.desk import Desk, DeskView, Request
+from hardware.desk import Desk, DeskView
 from hardware.enroll import OwnerDeck, check_card_id
 from hardware.errors import HardwareError, NotNowError
 from hardware.eyes import Eyes, VisionEyes
+from hardware.inbox import Request
 from hardware.scanner import Scanner, ScannerStatus
 from hardware.speech import Phrasebook, Speaker, make_speaker, phrase_keys
 

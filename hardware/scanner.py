@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hardware.camera import CameraSource
-from hardware.desk import CameraState, Message, Seen
 from hardware.errors import HardwareError
 from hardware.eyes import Eyes, Look
+from hardware.inbox import CameraState, Message, Seen
 
 log = logging.getLogger(__name__)
 

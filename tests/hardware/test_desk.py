@@ -7,8 +7,9 @@ import pytest
 from companion.errors import RuleError
 from companion.moves import NewGame, Reveal, SetupCard, Terrain, dump_line
 from hardware.controls import ButtonAction, BuzzPattern, FakeControls, Light, LightMode
-from hardware.desk import CameraState, Desk, Pressed, Request, Seen
+from hardware.desk import Desk
 from hardware.errors import NotNowError
+from hardware.inbox import CameraState, Pressed, Request, Seen
 from hardware.speech import FakeSpeaker
 
 D, F, W = Terrain.DESERT, Terrain.FOREST, Terrain.WATER

@@ -10,8 +10,8 @@ import pytest
 
 from companion.moves import NewGame, Reveal, SetupCard, Terrain
 from hardware.config import PinMap
-from hardware.desk import Seen
 from hardware.errors import ConfigError, NotNowError
+from hardware.inbox import Seen
 from hardware.rig import build_rig
 from hardware.speech import FakeSpeaker
 from tests.hardware.conftest import WAIT_S, wait_for

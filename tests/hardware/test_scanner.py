@@ -13,10 +13,11 @@ from companion.rules import DECK
 from hardware.camera_cv import FolderReplay
 from hardware.config import GpioMode, PinMap
 from hardware.controls import Light, LightMode
-from hardware.desk import CameraState, Desk
+from hardware.desk import Desk
 from hardware.errors import HardwareError
 from hardware.eyes import VisionEyes
 from hardware.gpio import GpioControls
+from hardware.inbox import CameraState
 from hardware.rig import build_rig
 from hardware.scanner import Scanner
 from hardware.speech import FakeSpeaker

@@ -5,7 +5,6 @@
   "use strict";
   const T = window.Tucana;
   const { t, el, icon, byId, show, cfg } = T;
-  const LOG_SHOWN = 40;  // newest log lines the console lists: a round and its claims
   const FOLD_KEY = "tucana-camera-folded";  // the camera panel stays folded across reloads (per browser)
   let state = cfg.state;
   // The pair Confirm would reveal: {cards: [a, b], source: "manual" | "camera", base}; base is the
@@ -281,7 +280,7 @@
     show(byId("held"), Boolean(held) && !reveal);
     show(byId("dismiss-reading"), Boolean(held) && Boolean(cfg.api.camera_dismiss));
     if (held && !reveal) {
-      byId("held-what").textContent = describe(held.entry);
+      byId("held-what").textContent = T.mayorTools.describe(held.entry);
       byId("held-why").textContent = held.acceptable ? "" : t("camera.held_why", { why: heldWhy(held) });
       show(byId("held-confirm"), held.acceptable);
     }
@@ -320,7 +319,7 @@
     if (confirm(t("end.confirm"))) send({ type: "end_game" }, true);
   });
   byId("undo").addEventListener("click", () => {
-    if (state.undo && confirm(undoQuestion(state.undo))) send({ type: "undo" }, true);
+    if (state.undo && confirm(T.mayorTools.undoQuestion(state.undo))) send({ type: "undo" }, true);
   });
   byId("new-game").addEventListener("click", openWizard);
   byId("wizard-open").addEventListener("click", () => {
@@ -332,50 +331,6 @@
     T.wizard.reset(state.players);
     render(state);
     byId("wizard").scrollIntoView({ behavior: "smooth" });
-  }
-
-  function sightName(sight) { return T.inSentence(t("sight." + sight)); }
-
-  /** What an undo of this entry takes back, as the question the Mayor answers: "Undo Léa's toucan claim?". */
-  function undoQuestion(entry) {
-    switch (entry.type) {
-      case "claim":
-        if (entry.sight) return T.sentence(t("undo.claim_sight", { player: entry.player, sight: sightName(entry.sight) }));
-        if (entry.village) return t("undo.claim_village", { player: entry.player, letter: entry.village });
-        return T.sentence(t("undo.claim_red", { player: entry.player, sight: sightName(entry.red) }));
-      case "reveal": return t("undo.reveal", { words: T.announcementWords(entry.cards) });
-      case "setup_card": return t("undo.setup_card", { letters: entry.letters });
-      case "red_bonus": return t("undo.red_bonus", { names: entry.sights.map((s) => t("sight." + s)).join(", ") });
-      case "solo_keep": return t("undo.solo_keep", { letters: entry.letters.join(", ") });
-      default: return t("tools.undo_confirm");
-    }
-  }
-
-  function describe(entry) {
-    switch (entry.type) {
-      case "new_game": return t("log.new_game", { players: entry.players.join(", ") });
-      case "setup_card": return t("log.setup_card", { letters: entry.letters });
-      case "reveal": return T.announcementWords(entry.cards);
-      case "claim":
-        if (entry.sight) return t("log.claim", { player: entry.player, what: t("sight." + entry.sight) });
-        if (entry.village) return t("log.claim", { player: entry.player, what: entry.village + "–" + entry.village });
-        return t("log.claim", { player: entry.player, what: T.sentence(t("pad.red_pair", { sight: sightName(entry.red) })) });
-      case "red_bonus": return t("bonus.red") + ": " + entry.sights.map((s) => t("sight." + s)).join(", ");
-      case "solo_keep": return t("solo.title") + ": " + entry.letters.join(", ");
-      case "end_game": return t("end.button");
-      case "undo": return t("tools.undo");
-      default: return JSON.stringify(entry);
-    }
-  }
-
-  async function refreshLog() {
-    if (!cfg.api.log || state.game_id === null) { byId("log").replaceChildren(); return; }
-    try {
-      const doc = await T.api("GET", cfg.api.log + "?since=" + Math.max(0, state.seq - LOG_SHOWN));
-      byId("log").replaceChildren(...doc.entries.slice().reverse().map((e) => el("li",
-        { value: String(e.seq), class: e.undone ? "undone" : null },
-        describe(e.entry), e.undone ? el("span", { class: "undone-mark" }, " · " + t("log.undone")) : null)));
-    } catch (err) { /* the log view is a convenience */ }
   }
 
   /* ---- everything from one state ---- */
@@ -395,7 +350,7 @@
     show(byId("new-game"), phase === "finished" && !wizard);
     // Undo is offered only when the engine would take something back (never after the game ended).
     show(byId("undo"), Boolean(state.undo));
-    byId("undo-what").textContent = state.undo ? undoQuestion(state.undo) : "";
+    byId("undo-what").textContent = state.undo ? T.mayorTools.undoQuestion(state.undo) : "";
     show(byId("wizard-open"), !wizard && phase !== "finished");  // the scores offer "New game" then
     show(byId("camera-panel"), Boolean(cfg.has_camera) && !wizard && (phase === "setup" || phase === "playing"));
     show(byId("seat-tools"), state.players.length > 0);
@@ -410,7 +365,7 @@
     renderPairs();
     renderPending();
     renderBanner();
-    refreshLog();
+    T.mayorTools.refreshLog(state);
   }
 
   const banner = T.notice();

@@ -1,9 +1,59 @@
-/* The Mayor console's tools: freeing a seat for a new phone, and the guided enrollment of the
-   owner's own deck (one card at a time, captured by the camera through the API). */
+/* The Mayor console's tools: the log and what an undo takes back, freeing a seat for a new phone,
+   and the guided enrollment of the owner's own deck (one card at a time, captured by the camera
+   through the API). */
 (function () {
   "use strict";
   const T = window.Tucana;
   const { t, el, byId, show, cfg } = T;
+  const LOG_SHOWN = 40;  // newest log lines the console lists: a round and its claims
+
+  /* ---- the log and undo ---- */
+
+  function sightName(sight) { return T.inSentence(t("sight." + sight)); }
+
+  /** What an undo of this entry takes back, as the question the Mayor answers: "Undo Léa's toucan claim?". */
+  function undoQuestion(entry) {
+    switch (entry.type) {
+      case "claim":
+        if (entry.sight) return T.sentence(t("undo.claim_sight", { player: entry.player, sight: sightName(entry.sight) }));
+        if (entry.village) return t("undo.claim_village", { player: entry.player, letter: entry.village });
+        return T.sentence(t("undo.claim_red", { player: entry.player, sight: sightName(entry.red) }));
+      case "reveal": return t("undo.reveal", { words: T.announcementWords(entry.cards) });
+      case "setup_card": return t("undo.setup_card", { letters: entry.letters });
+      case "red_bonus": return t("undo.red_bonus", { names: entry.sights.map((s) => t("sight." + s)).join(", ") });
+      case "solo_keep": return t("undo.solo_keep", { letters: entry.letters.join(", ") });
+      default: return t("tools.undo_confirm");
+    }
+  }
+
+  function describe(entry) {
+    switch (entry.type) {
+      case "new_game": return t("log.new_game", { players: entry.players.join(", ") });
+      case "setup_card": return t("log.setup_card", { letters: entry.letters });
+      case "reveal": return T.announcementWords(entry.cards);
+      case "claim":
+        if (entry.sight) return t("log.claim", { player: entry.player, what: t("sight." + entry.sight) });
+        if (entry.village) return t("log.claim", { player: entry.player, what: entry.village + "–" + entry.village });
+        return t("log.claim", { player: entry.player, what: T.sentence(t("pad.red_pair", { sight: sightName(entry.red) })) });
+      case "red_bonus": return t("bonus.red") + ": " + entry.sights.map((s) => t("sight." + s)).join(", ");
+      case "solo_keep": return t("solo.title") + ": " + entry.letters.join(", ");
+      case "end_game": return t("end.button");
+      case "undo": return t("tools.undo");
+      default: return JSON.stringify(entry);
+    }
+  }
+
+  /** The newest log lines, an entry an undo took back struck through and marked. */
+  async function refreshLog(state) {
+    if (!cfg.api.log || state.game_id === null) { byId("log").replaceChildren(); return; }
+    try {
+      const doc = await T.api("GET", cfg.api.log + "?since=" + Math.max(0, state.seq - LOG_SHOWN));
+      byId("log").replaceChildren(...doc.entries.slice().reverse().map((e) => el("li",
+        { value: String(e.seq), class: e.undone ? "undone" : null },
+        describe(e.entry), e.undone ? el("span", { class: "undone-mark" }, " · " + t("log.undone")) : null)));
+    } catch (err) { /* the log view is a convenience */ }
+  }
+
 
   /* ---- seats ---- */
 
@@ -92,5 +142,5 @@
     }
   });
 
-  T.mayorTools = { refreshSeats };
+  T.mayorTools = { refreshSeats, refreshLog, describe, undoQuestion };
 })();
