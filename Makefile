@@ -18,8 +18,9 @@ run: $(BIN)/.installed
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 
+# -n auto: one pytest worker per core (two here); each test is independent of the others' order.
 test: lint
-	$(BIN)/python -m pytest $(ARGS)
+	$(BIN)/python -m pytest -n auto $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache *.egg-info
