@@ -188,8 +188,13 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     mayor.wait_for_function("() => document.querySelector('#standings tbody td:nth-child(5)').textContent === '27'")
     assert mayor.is_hidden("#banner") and mary.is_hidden("#banner")
 
-    # Round 2 by the API to keep the test short, then the Mayor ends the game on the console.
+    # Round 2 by the API to keep the test short, the phones and the table asleep meanwhile (each
+    # catches up once when it wakes), then the Mayor ends the game on the console.
+    for page in (mary, david, table):
+        page.evaluate("() => window.Tucana.live.close()")
     _reveal_by_api(base, pin, [("desert", "water"), *ROUND_REST])
+    for page in (mary, david, table):
+        page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
     mayor.wait_for_selector("#end-game", state="visible")
     mayor.once("dialog", lambda dialog: dialog.accept())
     mayor.click("#end-go")

@@ -98,8 +98,11 @@ def test_a_new_game_with_the_same_players_keeps_every_phone_on_its_seat(server, 
         phones[seat].goto("/play")
         phones[seat].click(f'#seats button[data-seat="{seat}"]')
         phones[seat].wait_for_url(f"**/play/{seat}")
+        phones[seat].evaluate("() => window.Tucana.live.close()")  # asleep through the game: no redraws
     _rounds(services.table, 2)
     submit(services.table, {"type": "end_game"})
+    for page in phones.values():
+        page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
     mayor, asked = _console(browser, base, services.security.pin)
     mayor.click("#new-game")
     mayor.click("#wizard-next")
