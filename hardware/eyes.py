@@ -76,15 +76,15 @@ def changed(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def scanner_voter(vote_frames: int = VOTE_FRAMES) -> Voter:
-    """vision's Voter as the scanner needs it: cards left to right, and a hand starts the count over.
+    """vision's Voter over vote_frames frames: cards left to right, and a hand starts the count over.
 
-    RESTART rather than SKIP: the cards must be seen in vote_frames clean frames back to back, so
-    a count is never finished by frames from both sides of a hand that may have moved a card.
-    LEFT_TO_RIGHT: the desk reads two cards laid together in the order they lie.
+    The cards must be seen in vote_frames clean frames back to back, so a count is never finished
+    by frames from both sides of a hand that may have moved a card; the desk reads two cards laid
+    together in the order they lie.
     """
-    from vision.voter import CardOrder, ClutterPolicy, Voter
+    from vision.voter import Voter
 
-    return Voter(vote_frames, clutter=ClutterPolicy.RESTART, order=CardOrder.LEFT_TO_RIGHT)
+    return Voter(vote_frames)
 
 
 class VisionEyes:

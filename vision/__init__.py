@@ -12,14 +12,12 @@ Public API (stable; the scanner in hardware/ builds on it):
     reading.clean      # every outline named and nothing else (a hand) in view
     reading.clutter    # something that is not a card is in view
 
-    from vision.voter import Voter, CardAppeared, CardRemoved, ClutterPolicy, CardOrder, left_to_right
-    voter = Voter()                    # STABLE_FRAMES clean frames in a row must agree
-    events = voter.feed(reading)       # [] most of the time; voter.cards is the stable table
+    from vision.voter import Voter, CardAppeared, CardRemoved, left_to_right
+    voter = Voter()                    # STABLE_FRAMES clean frames in a row must agree (a hand
+                                       # starts the count over); the scanner's is Voter(3)
+    events = voter.feed(reading)       # [] most of the time; voter.cards is the stable table,
+                                       # listed left to right as the cards lie
     voter.settled                      # the last stable_frames frames were clean and showed it
-    Voter(3, clutter=ClutterPolicy.RESTART, order=CardOrder.LEFT_TO_RIGHT)
-                                       # the scanner's (hardware/eyes.py): a hand starts the count
-                                       # over (default SKIP: unclean frames are passed over);
-                                       # cards listed left to right (default SORTED)
     left_to_right(reading.cards)       # the readings by outline centre, leftmost first
 
     from vision.deck import Deck, builtin_deck, render_deck

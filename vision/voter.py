@@ -2,39 +2,20 @@
 
 One frame is never enough: the table must show the same cards for several clean frames in a
 row before anything changes. A frame is clean when every outline in it was named and nothing
-else (a hand, a sleeve, glare) is in view. What an unclean frame does is the voter's clutter
-policy: SKIP (the default) leaves the count as it was, RESTART starts it over (the scanner's
-choice); either way a hand passing over the mat, or a frame where one card is refused, never
-triggers anything. Cards form a multiset (two desert cards are two cards): frames agree when
-they show the same multiset, and the stable cards are kept sorted or left to right.
+else (a hand, a sleeve, glare) is in view; an unclean frame starts the count over, so a hand
+passing over the mat, or a frame where one card is refused, never triggers anything. Cards form
+a multiset (two desert cards are two cards): frames agree when they show the same multiset, and
+the stable cards are listed left to right, as they lie (a reveal's first card is the left one).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from enum import Enum
 
 from vision.reader import CardReading, FrameReading
 
-
-class ClutterPolicy(Enum):
-    """What an unclean frame (a hand in view, a refused outline) does to the count of agreeing frames."""
-
-    SKIP = "skip"  # neither counts nor breaks the count: cards under a passing hand still settle
-    RESTART = "restart"  # starts the count over: the cards must be seen in clean frames back to back
-
-
-class CardOrder(Enum):
-    """How the stable cards are listed."""
-
-    SORTED = "sorted"  # by card ID: the multiset, independent of where the cards lie
-    LEFT_TO_RIGHT = "left-to-right"  # by the centre of each outline, as seen in the frame that settled
-
-
 STABLE_FRAMES = 4  # clean frames in a row that must agree: ~0.3 s at 15 frames/s
-CLUTTER = ClutterPolicy.SKIP  # default: a reading of a still table is not held up by a brief hand
-ORDER = CardOrder.SORTED  # default: events and `cards` do not depend on where the cards lie
 
 
 @dataclass(frozen=True)
@@ -68,13 +49,10 @@ def left_to_right(cards: tuple[CardReading, ...]) -> tuple[CardReading, ...]:
 class Voter:
     """Debounces FrameReadings: feed(reading) -> events; `cards` is the stable table."""
 
-    def __init__(self, stable_frames: int = STABLE_FRAMES, *, clutter: ClutterPolicy = CLUTTER,
-                 order: CardOrder = ORDER) -> None:
+    def __init__(self, stable_frames: int = STABLE_FRAMES) -> None:
         if stable_frames < 1:
             raise ValueError("stable_frames must be at least 1")
         self.stable_frames = stable_frames
-        self.clutter = ClutterPolicy(clutter)
-        self.order = CardOrder(order)
         self._stable: tuple[str, ...] = ()
         self._stable_key: tuple[str, ...] = ()  # the stable cards sorted, to compare with a frame's
         self._candidate: tuple[str, ...] | None = None  # sorted: frames agree as multisets
@@ -84,7 +62,7 @@ class Voter:
 
     @property
     def cards(self) -> tuple[str, ...]:
-        """The stable cards on the table (a multiset), sorted or left to right as the voter's order says."""
+        """The stable cards on the table (a multiset), left to right as they lay when they settled."""
         return self._stable
 
     @property
@@ -104,8 +82,7 @@ class Voter:
         self._frame += 1
         if not reading.clean:
             self._agreeing = 0
-            if self.clutter is ClutterPolicy.RESTART:
-                self._candidate, self._streak = None, 0
+            self._candidate, self._streak = None, 0  # the cards must be seen in clean frames back to back
             return []
         seen = reading.named
         if seen == self._stable_key:
@@ -122,9 +99,7 @@ class Voter:
         return self._commit(reading)
 
     def _listed(self, reading: FrameReading) -> tuple[str, ...]:
-        if self.order is CardOrder.LEFT_TO_RIGHT:
-            return tuple(r.card for r in left_to_right(reading.cards) if r.card is not None)
-        return reading.named
+        return tuple(r.card for r in left_to_right(reading.cards) if r.card is not None)
 
     def _commit(self, reading: FrameReading) -> list[VoterEvent]:
         old, new = Counter(self._stable), Counter(reading.named)
