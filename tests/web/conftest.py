@@ -20,7 +20,6 @@ from web.services import Services
 from web.stream import StreamHub
 
 PIN = "424242"
-SECRET = bytes(range(32))
 TEST_KEEPALIVE_S = 0.2  # short keep-alives so stream tests see one within their time bound
 
 
@@ -80,7 +79,7 @@ def web_services(tmp_path: Path, clock: FakeClock) -> Iterator[Services]:
     store = LogStore(tmp_path / "tucana.sqlite3")
     table = Table(store)
     hub = StreamHub(table, keepalive_s=TEST_KEEPALIVE_S)
-    security = Security(PIN, SECRET, SeatBook(tmp_path / "seats.json"), clock=clock)
+    security = Security(PIN, SeatBook(tmp_path / "seats.json", clock=clock), clock=clock)
     services = Services(store=store, table=table, hub=hub, security=security)
     yield services
     services.close()
