@@ -205,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
             readers[style] = CardReader(deck) if deck is not None else None
             refused_by_style[style] = refused.total()
             empty = [card for card in CARD_IDS if refused[card] >= ENROLL_PHOTOS]
-            print(f"\n{style} ({group_of(style)} style): deck enrolled from {photos} photos on {group_of(style)} tops, "
+            kind = "stress" if style in STRESS_STYLES else group_of(style)
+            print(f"\n{style} ({kind} style): deck enrolled from {photos} photos on {group_of(style)} tops, "
                   f"{refused.total()} refused" + (f" ({', '.join(f'{k} {v}' for k, v in sorted(refused.items()))})"
                                                   if refused else "")
                   + (f"; no photo left for {', '.join(empty)}" if empty else ""))
