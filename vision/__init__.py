@@ -41,7 +41,7 @@ Simulated photos for measuring the reader on what it was not tuned on (issue 9):
 
     from vision.art import card_face, card_back, BackKind, STYLE_NAMES
     card_face("painted", "blue-C2", px_per_mm)   # styles: standard, woodcut (vision.render),
-    card_back("flat", BackKind.RED)              #   painted, flat (own code paths, own fonts)
+    card_back("flat", BackKind.RED)              #   painted, flat, dusk (own code paths, own fonts)
     from vision.art.others import other_card     # other games' cards (never to be named)
     from vision.tables import TableTop, render_top, TUNING_TOPS, HELD_OUT_TOPS
     from vision.photo import take_photo, Thing, PhotoConditions, ENROLL_CONDITIONS

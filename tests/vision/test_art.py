@@ -15,7 +15,7 @@ from vision.cards import BLUE_CARDS, CARD_IDS, RED_CARDS, SETUP_CARDS, TERRAINS
 from vision.render import CARD_H_MM, CARD_W_MM, STANDARD, render_card
 
 PPM = 3.0  # px per mm: small and fast, but every card still differs
-NEW_STYLES = ("painted", "flat")
+NEW_STYLES = ("painted", "flat", "dusk")
 
 
 @pytest.fixture(scope="module", params=NEW_STYLES)
@@ -60,7 +60,7 @@ def test_unknown_style_or_card_is_refused() -> None:
 
 def test_the_builtin_styles_are_the_renderer_unchanged() -> None:
     """The registry's standard style is vision.render's STANDARD, pixel for pixel."""
-    assert set(STYLE_NAMES) >= {"standard", "woodcut", "painted", "flat"}
+    assert set(STYLE_NAMES) >= {"standard", "woodcut", "painted", "flat", "dusk"}
     assert np.array_equal(card_face("standard", "setup-04", 2.0), render_card("setup-04", STANDARD, 2.0))
 
 
@@ -134,3 +134,17 @@ def test_painted_setup_ring_starts_with_a_red_disc_at_the_top() -> None:
     second = (cx + r * math.sin(2 * math.pi / 10), cy - r * math.cos(2 * math.pi / 10) + painted.DISC_R * 0.7)
     right = face[round(second[1] * 4), round(second[0] * 4)]
     assert top[2] > top[0] + 80 and not right[2] > right[0] + 80
+
+
+def test_dusk_terrain_cards_differ_only_in_their_medallion() -> None:
+    """Dusk terrain twins share the dark card: every differing pixel lies in the medallion."""
+    from vision.art import dusk
+
+    x, y, r = dusk.MEDALLION
+    inside = _region([(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)], 0.6)
+    faces = {t: card_face("dusk", t, PPM) for t in TERRAINS}
+    for a in TERRAINS:
+        for b in TERRAINS:
+            if a < b:
+                diff = _differ(faces[a], faces[b])
+                assert diff.sum() > 50 and not (diff & ~inside).any(), (a, b)

@@ -9,6 +9,7 @@ on one style can be measured on another it has never seen:
                         hexagon differs), one gold star on all bonus cards (only a small top band
                         differs), set-up scrolls that differ only in their ten letters
     FLAT                vision.art.flat: flat colours inside white borders, block letters
+    DUSK                vision.art.dusk: dark, low-contrast cards, silver line art, no light edge
 
     face = card_face("painted", "blue-C2", px_per_mm=4.0)   # BGR uint8, 63x88 mm, deterministic
     back = card_back("flat", BackKind.RED)
@@ -60,11 +61,17 @@ def _flat() -> ArtStyle:
     return ArtStyle("flat", flat.render_face, flat.render_back)
 
 
+def _dusk() -> ArtStyle:
+    from vision.art import dusk
+    return ArtStyle("dusk", dusk.render_face, dusk.render_back)
+
+
 _STYLES: dict[str, Callable[[], ArtStyle]] = {
     "standard": lambda: _builtin(STANDARD),
     "woodcut": lambda: _builtin(WOODCUT),
     "painted": _painted,
     "flat": _flat,
+    "dusk": _dusk,
 }
 STYLE_NAMES = tuple(_STYLES)
 
