@@ -3,7 +3,7 @@
 One Isla Grande game with the Special Bonus per size and language: the first tap lands where it
 was aimed and moves nothing, the header is one row, announcements and questions are in sentence
 case, a red pair shows its points and then its gone state, the phone is told when the Mayor
-undoes its claim and when its seat is freed, the pad greys out under a reconnecting banner while
+undoes its claim and when its seat is freed and then taken, the pad greys out under a reconnecting banner while
 the Pi is out of reach, and the final scores keep every Total in view.
 """
 
@@ -41,6 +41,8 @@ RED_POINTS = {"en": "+6 bonus", "fr": "+6 bonus", "es": "+6 de bonif."}
 RED_GONE = {"en": "bonus gone", "fr": "bonus parti", "es": "bonif. agotada"}
 SEAT_FREED = {"en": "The Mayor freed Léa's seat", "fr": "Le Maire a libéré la place de Léa",
               "es": "El Alcalde ha liberado el asiento de Léa"}
+SEAT_TAKEN = {"en": "Another phone now holds Léa's seat", "fr": "Un autre téléphone occupe maintenant la place de Léa",
+              "es": "Otro móvil tiene ahora el asiento de Léa"}
 RECONNECTING = {"en": "Reconnecting to the Pi", "fr": "Reconnexion au Pi", "es": "Reconectando con la Pi"}
 
 # The header's title and language links share one row; the sound mark is the same size either way.
@@ -140,6 +142,12 @@ def test_a_phone_through_a_whole_game(server, browser, size: str, lang: str) -> 
     page.wait_for_selector("#seat-lost", state="visible")
     assert SEAT_FREED[lang] in page.inner_text("#seat-lost")
     assert page.is_disabled('#sight-rows button[data-sight="book"].next')
+    other = phone_context(browser, base, LOCALES[lang], PHONES[size]).request  # another phone takes it
+    other.get("/api/session")
+    csrf = next(c["value"] for c in other.storage_state()["cookies"] if c["name"] == "tucana_csrf")
+    assert other.post("/api/seats/join", data={"player": "Léa"}, headers={"X-CSRF-Token": csrf}).ok
+    page.wait_for_function("(words) => document.getElementById('seat-lost').textContent.startsWith(words)",
+                           arg=SEAT_TAKEN[lang])
 
     # Isla Grande's final scores at this width: every Total in view, in this language.
     _finish(page, table)

@@ -7,6 +7,7 @@
   const { t, el, icon, byId, show, cfg } = T;
   const me = cfg.me;
   let holdsSeat = cfg.is_mine;  // this phone holds me's seat (the server says so again on every seats event)
+  let heldOnce = cfg.is_mine;  // it held the seat at some point: losing it is worth a notice
   const ROUND_END_BUZZ_MS = [250, 120, 250, 120, 400];  // buzz, pause, buzz, pause, long buzz: felt in a pocket
   let state = cfg.state;
   let pending = null;
@@ -253,14 +254,17 @@
     try { doc = await T.api("GET", cfg.api.seat_list); } catch (err) { return; }
     const seat = doc.seats.find((s) => s.player === me);
     const holds = Boolean(seat && seat.mine);
+    const note = byId("seat-lost");
+    heldOnce = heldOnce || holds;
+    // A seat this phone held and lost: freed by the Mayor, then perhaps taken by another phone.
+    note.textContent = !holds && heldOnce ? t(seat && seat.taken ? "phone.seat_taken" : "phone.seat_freed", { name: me }) : "";
+    show(note, !holds && heldOnce);
+    if (holds) show(byId("not-mine"), false);
     if (holds === holdsSeat) return;
     holdsSeat = holds;
-    const note = byId("seat-lost");
-    note.textContent = holds ? "" : t(seat && seat.taken ? "phone.seat_taken" : "phone.seat_freed", { name: me });
-    show(note, !holds);
-    if (holds) show(byId("not-mine"), false);
     renderPad();
   }
+
 
   /* ---- everything from one state ---- */
 
