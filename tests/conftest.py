@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from companion.game import Game
-from companion.moves import Entry, parse_entry
+from companion.island import MAPS
+from companion.moves import Entry, Terrain, parse_entry
 from companion.rules import DECK, REVEALS_PER_ROUND
 from companion.store import LogStore
 from companion.table import Table
@@ -56,9 +57,44 @@ class LogBuilder:
             if self.game.state.turn == REVEALS_PER_ROUND:
                 return self
 
+    def fill_round(self) -> LogBuilder:
+        """Reveal whatever this round's deck still holds up to and including its 13th reveal."""
+        while self.game.state.turn != REVEALS_PER_ROUND:
+            pair = self.state.possible_reveals[0]
+            self.reveal(pair[0].value, pair[1].value)
+        return self
+
     def claim(self, player: str, **what: str) -> LogBuilder:
         """A claim: sight=..., village=... or red=..."""
         return self.add({"type": "claim", "player": player, **what})
+
+    def trail(self, player: str, start: tuple[int, int], end: tuple[int, int], *, bonus: bool = False) -> LogBuilder:
+        """One segment on a player's island sheet."""
+        return self.add(
+            {"type": "trail", "player": player, "from": list(start), "to": list(end), "bonus": bonus}
+        )
+
+    def reveal_for(self, start: tuple[int, int], end: tuple[int, int]) -> LogBuilder:
+        """Reveal a pair that allows the segment: its two terrains, or "any" where the deck ran short.
+
+        When no such pair is left in this round's deck, reveal whatever it still holds (a turn
+        in which nobody draws here) and try again: the next round brings a full deck.
+        """
+        island = MAPS[self.state.setup.island]
+        a, b = (island.hexes[island.index[s]].terrain for s in (start, end))
+        wanted = [(a, b), (a, Terrain.ANY), (Terrain.ANY, b), (Terrain.ANY, Terrain.ANY)]
+        while True:
+            pair = next((p for p in wanted if self.state.reveal_problem(p) is None), None)
+            if pair is not None:
+                return self.reveal(pair[0].value, pair[1].value)
+            filler = self.state.possible_reveals[0]
+            self.reveal(filler[0].value, filler[1].value)
+
+    def draw(self, player: str, *spaces: tuple[int, int]) -> LogBuilder:
+        """Draw a path, one segment a turn, revealing for each a pair that allows it."""
+        for start, end in zip(spaces, spaces[1:], strict=False):
+            self.reveal_for(start, end).trail(player, start, end)
+        return self
 
     def end(self) -> LogBuilder:
         """End the game."""
