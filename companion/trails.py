@@ -7,6 +7,8 @@ same code that scores a paper seat's taps, so both kinds of seat score and tie a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from companion.claims import apply_claim
 from companion.errors import RuleError
 from companion.events import Claimed, Event, NothingToDraw, TrailDrawn
@@ -62,11 +64,21 @@ def nothing_to_draw(state: GameState, player: str) -> bool:
     return all(e in sheet.drawn for e in pairs)
 
 
-def waiting_for(state: GameState) -> tuple[str, ...]:
-    """Sheet seats still to draw this turn: the turn's segment (unless the rare case) or a bonus one."""
+def waiting_for(state: GameState, planned: Iterable[str] = ()) -> tuple[str, ...]:
+    """Sheet seats still to draw this turn: the turn's segment (unless the rare case) or a bonus one.
+
+    planned names players who mean to draw on the sheet but have not scored yet (their phone
+    picked the sheet): they are waited for too until their first segment decides their seat.
+    """
     if state.last_reveal is None or state.ended:
         return ()
-    return tuple(p for p in sheet_seats(state) if legal_edges(state, p))
+    also = set(planned)
+    seats = [
+        p for p in state.players
+        if state.sheets[p].mode is SeatMode.SHEET
+        or (p in also and state.sheets[p].mode is SeatMode.UNDECIDED)
+    ]
+    return tuple(p for p in seats if legal_edges(state, p))
 
 
 def rare_cases(state: GameState) -> list[Event]:

@@ -105,7 +105,7 @@ def _client(page: str, **extra: Any) -> dict[str, Any]:
         "api": _api_urls(),
         "csrf_cookie": CSRF_COOKIE,
         "csrf_header": CSRF_HEADER,
-        "state": state_json(game_id, seq, state),
+        "state": state_json(game_id, seq, state, services.seat_modes.picks(game_id)),
         "seats_url": url_for("pages.seats"),
         "play_url": url_for("pages.phone", seat=0),
         **extra,

@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.store import LogStore
 from companion.table import Table
+from web.seat_modes import SEAT_MODES_FILE, SeatModes
 from web.security import Security
 from web.stream import StreamHub
 
@@ -27,6 +28,7 @@ class Services:
     table: Table
     hub: StreamHub
     security: Security
+    seat_modes: SeatModes = field(default_factory=SeatModes)  # each seat's paper/sheet pick
     rig: Any = None  # the hardware rig (camera, scanner, controls); None = manual entry only
     settings: Any = None  # web.settings.Settings when served; None in tests
     clock: Callable[[], float] = time.monotonic
@@ -56,6 +58,9 @@ def build_services(data_dir: Path, *, rig: Any = None, settings: Any = None,
     data_dir.mkdir(parents=True, exist_ok=True)
     store = LogStore(data_dir / DB_FILE)
     table = Table(store)
-    hub = StreamHub(table) if keepalive_s is None else StreamHub(table, keepalive_s=keepalive_s)
+    seat_modes = SeatModes(data_dir / SEAT_MODES_FILE)
+    extra = {} if keepalive_s is None else {"keepalive_s": keepalive_s}
+    hub = StreamHub(table, picks=seat_modes.picks, **extra)
     security = Security.in_folder(data_dir)
-    return Services(store=store, table=table, hub=hub, security=security, rig=rig, settings=settings)
+    return Services(store=store, table=table, hub=hub, security=security, seat_modes=seat_modes,
+                    rig=rig, settings=settings)

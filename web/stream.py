@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass
 
 from companion.errors import TucanaError
 from companion.moves import NewGame, entry_to_dict
+from companion.sheet import SeatMode
+from companion.state import GameState
 from companion.table import Accepted, Table
 from web.serialize import accepted_json, dumps, state_json
 
@@ -22,6 +24,13 @@ KEEPALIVE_S = 15.0  # comment line this often: below the 30-60 s idle cut of pro
 RETRY_MS = 2000  # browsers reconnect this long after a dropped stream (a phone waking up)
 CLIENT_QUEUE_MAX = 256  # frames waiting for one phone; past this it is dropped and catches up
 MAX_STREAMS = 100  # open streams at most; each holds a server thread (see web/commands/serve.py)
+
+
+Picks = Callable[[int | None], Mapping[str, SeatMode]]  # a game's seats' paper/sheet choice
+
+
+def _no_picks(game_id: int | None) -> Mapping[str, SeatMode]:
+    return {}
 
 
 class TooManyStreams(TucanaError, RuntimeError):
@@ -104,8 +113,10 @@ class StreamHub:
         keepalive_s: float = KEEPALIVE_S,
         queue_max: int = CLIENT_QUEUE_MAX,
         max_streams: int = MAX_STREAMS,
+        picks: Picks = _no_picks,
     ) -> None:
         self._table = table
+        self._picks = picks
         self._keepalive_s = keepalive_s
         self._queue_max = queue_max
         self._max_streams = max_streams
@@ -127,7 +138,7 @@ class StreamHub:
             accepted.game_id,
             accepted.seq,
             isinstance(accepted.entry, NewGame),
-            dumps(accepted_json(accepted)),
+            dumps(accepted_json(accepted, picks=self._picks(accepted.game_id))),
         )
         self._broadcast(frame)
 
@@ -138,11 +149,11 @@ class StreamHub:
             client.offer(frame)
 
     def reset(self) -> None:
-        """Tell every stream the game changed under it (an imported game was opened)."""
+        """Send every stream the state afresh: an imported game was opened, or a seat picked its sheet."""
         game_id, seq, state = self._table.snapshot()
         if game_id is None:
             return
-        data = dumps({"game_id": game_id, "seq": seq, "state": state_json(game_id, seq, state)})
+        data = dumps({"game_id": game_id, "seq": seq, "state": self._state(game_id, seq, state)})
         self._broadcast(Frame(game_id, seq, True, data))
 
     def close(self) -> None:
@@ -170,7 +181,7 @@ class StreamHub:
             cur_game, cur_seq, state = self._table.snapshot()
             yield sse(dumps({"game_id": cur_game, "seq": cur_seq}), event="hello")
             if cur_game is not None and (game_id not in (None, cur_game) or (last_id or 0) > cur_seq):
-                data = dumps({"game_id": cur_game, "seq": cur_seq, "state": state_json(cur_game, cur_seq, state)})
+                data = dumps({"game_id": cur_game, "seq": cur_seq, "state": self._state(cur_game, cur_seq, state)})
                 yield sse(data, event="reset", id=cur_seq)
                 seen = cur_seq
             elif last_id is not None:
@@ -199,6 +210,9 @@ class StreamHub:
         finally:
             self._forget(client)
 
+    def _state(self, game_id: int | None, seq: int, state: GameState) -> dict:
+        return state_json(game_id, seq, state, self._picks(game_id))
+
     def _catch_up(self, after: int, upto: int) -> Iterator[bytes]:
         """Entries after `after` up to `upto` from the log; the last one carries the state."""
         game_id, seq, state = self._table.snapshot()
@@ -210,7 +224,7 @@ class StreamHub:
                 "seq": s,
                 "entry": entry_to_dict(entry),
                 "events": [],
-                "state": state_json(game_id, seq, state) if last else None,
+                "state": self._state(game_id, seq, state) if last else None,
                 "catch_up": True,
             }
             yield sse(dumps(doc), event="entry", id=s)
