@@ -16,12 +16,20 @@ from functools import lru_cache
 import numpy as np
 
 from vision.cards import CARD_IDS
-from vision.features import Descriptor, align_image, align_to, canonical, describe, fine_vector
+from vision.features import (
+    Descriptor,
+    align_image,
+    align_to,
+    canonical,
+    describe,
+    fine_vector,
+    mid_vector,
+)
 
 CHROMA_WEIGHT = 0.35  # share of the coarse score given to colour; grey layout carries the rest
 CHROMA_SCALE = 0.02  # mean squared chromaticity difference at which colour similarity is 1/e
 FAMILY_SIMILARITY = 0.70  # coarse score above which two different cards count as near-twins
-FAMILY_COLOUR_WEIGHT = 0.5  # weight of colour similarity (0..1) next to the fine residual score
+FAMILY_COLOUR_WEIGHT = 0.5  # weight of a colour similarity difference (0..1) next to a twin-vs-twin projection
 WAY_UP_ROUNDS = 10  # rounds to agree which way up near-twins lie (2-3 suffice in practice)
 
 
@@ -44,10 +52,9 @@ class _Family:
     members: np.ndarray  # reference indices
     template: np.ndarray  # float32 grey ALIGN_SIZE image: what the twins share
     asymmetry: np.ndarray  # mean asymmetry: tells which way round a card lies
-    mean: np.ndarray  # mean fine vector
-    cards: np.ndarray  # card index of each row of residuals
-    fine: np.ndarray  # (cards, fine) each card's own fine vector (median over its references)
-    residuals: np.ndarray  # (cards, fine) unit vectors: what sets each twin apart
+    cards: np.ndarray  # card index of each row below
+    fine: np.ndarray  # (cards, fine) each card's own fine layout (mean over its photos, unit norm)
+    mid: np.ndarray  # (cards, mid) each card's own mid-scale layout (mean over its photos, unit norm)
 
 
 class Deck:
@@ -67,6 +74,7 @@ class Deck:
         self._chroma = np.stack([d.chroma for d in descs])
         self._chroma_sq = (self._chroma**2).sum(axis=1)
         self._fine = np.stack([d.fine for d in descs])
+        self._mid = np.stack([mid_vector(image) for image in self.images])
         self._family_of: list[_Family | None] = [None] * len(refs)
         self._turned_in_family = np.zeros(len(refs), bool)
         self._build_families(descs)
@@ -116,13 +124,10 @@ class Deck:
             template = np.mean([align_image(im) for im in images], axis=0).astype(np.float32)
             images = [align_to(im, template) for im in images]  # photos: outlines are never exact
             template = np.mean([align_image(im) for im in images], axis=0).astype(np.float32)
-            fine = np.stack([fine_vector(im) for im in images])
             cards = np.array(sorted({int(self._ref_card[j]) for j in members}))
-            per_card = np.stack([np.median(fine[self._ref_card[members] == c], axis=0) for c in cards])
-            mean = per_card.mean(axis=0)
-            residuals = per_card - mean
-            residuals /= np.maximum(np.linalg.norm(residuals, axis=1, keepdims=True), 1e-6)
-            family = _Family(np.array(members), template, asymmetry, mean, cards, per_card, residuals)
+            owner = self._ref_card[members]
+            fine, mid = (_per_card(np.stack([f(im) for im in images]), owner, cards) for f in (fine_vector, mid_vector))
+            family = _Family(np.array(members), template, asymmetry, cards, fine, mid)
             for j, f in zip(members, flips, strict=True):
                 self._family_of[j] = family
                 self._turned_in_family[j] = f
@@ -164,7 +169,7 @@ class Deck:
             if best_score >= fine_above:
                 query = image[::-1, ::-1] if turn else image
                 aligned = align_to(query, align_image(self.images[best]))
-                detail = float(fine_vector(aligned) @ self._fine[best])
+                detail = max(float(fine_vector(aligned) @ self._fine[best]), float(mid_vector(aligned) @ self._mid[best]))
             card_best[card] = -np.inf
         other = float(card_best.max()) if np.isfinite(card_best).any() else -1.0
         return Match(self.cards[card], best_score, best_score - other, fine_margin, bool(turn), detail)
@@ -179,19 +184,33 @@ class Deck:
 
     def _within_family(self, family: _Family, image: np.ndarray,
                        colour: np.ndarray) -> tuple[int, float, float]:
-        """Pick among near-twins by what sets them apart, after aligning the card to their template.
+        """Pick among near-twins by where they differ, after aligning the card to their template.
 
-        Fine grey detail (letters, numbers) decides, helped by colour (a #1 and a #2 blue card
-        share a layout but not a colour). Returns the card index, its margin over the runner-up,
-        and how well its fine detail matches that card's.
+        The likeliest twin (fine layout, helped by colour) must then beat every other twin on
+        the line between the two: projected onto their difference (where their letters, digits
+        or badges differ, as learnt from the photos), 1 is exactly the named twin, 0 halfway to
+        the other. The smallest such projection is the margin. Returns the card index, that
+        margin, and how well the card's detail matches the named twin's (fine or mid scale).
         """
-        fine = fine_vector(align_to(image, family.template))
-        residual = fine - family.mean
-        residual /= max(float(np.linalg.norm(residual)), 1e-6)
-        scores = family.residuals @ residual + FAMILY_COLOUR_WEIGHT * colour
-        order = np.argsort(-scores)
-        return (int(family.cards[order[0]]), float(scores[order[0]] - scores[order[1]]),
-                float(fine @ family.fine[order[0]]))
+        aligned = align_to(image, family.template)
+        fine, mid = fine_vector(aligned), mid_vector(aligned)
+        twins = family.fine
+        diff = twins[:, None, :] - twins[None, :, :]  # (a, b, fine): where twin a differs from twin b
+        halfway = (twins[:, None, :] + twins[None, :, :]) / 2
+        spread = np.maximum((diff * diff).sum(axis=2) / 2, 1e-6)
+        beats = ((fine - halfway) * diff).sum(axis=2) / spread + FAMILY_COLOUR_WEIGHT * (colour[:, None] - colour[None, :])
+        np.fill_diagonal(beats, np.inf)
+        worst = beats.min(axis=1)
+        best = int(np.argmax(worst))
+        margin = float(worst[best]) if len(twins) > 1 else 1.0
+        detail = max(float(fine @ twins[best]), float(mid @ family.mid[best]))
+        return int(family.cards[best]), margin, detail
+
+
+def _per_card(vectors: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """Each card's mean of its photos' vectors, back to unit norm: (cards, length)."""
+    mean = np.stack([vectors[owner == c].mean(axis=0) for c in cards])
+    return mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-6)
 
 
 def _common_way_up(asymmetry: np.ndarray) -> tuple[list[bool], np.ndarray]:

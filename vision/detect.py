@@ -1,11 +1,20 @@
-"""Find card outlines in a frame: what stands out from the table, split into card-shaped quads.
+"""Find card outlines in a frame on any table: several cues, each turned into card-shaped quads.
 
-The table is modelled as a smooth colour surface (a quadratic per channel, fitted robustly to a
-tiny copy of the frame), so uneven light does not look like a card. Whatever differs from it is
-foreground. Each foreground blob is then a card, two touching cards, or clutter (a hand, glare).
-A blob shaped like one card could also be two cards touching along their long edges (together
-they are almost exactly as long as one card is wide), so such a blob carries both readings as
-hypotheses and the reader keeps whichever the deck recognises.
+A card is a convex, nearly rectangular region (63x88 mm, rounded corners) whose whole outline
+is a step from the table. No single cue finds that on every table: a white-bordered card on
+felt shows in any edge map, a full-bleed painted card on strongly grained wood only where the
+grain is ignored, a dark card on a dark printed mat only in colour. So detection runs several
+cues over a small copy of the frame, each giving a mask of "enclosed, solid" regions:
+  - edges at three strengths (colour edges: lightness and both opponent channels), the region
+    each closed outline encloses seen from the table's side; weak edges find low-contrast cards
+    on plain tables, strong ones keep grain, weave and printed grids from closing around a card;
+  - distance from the table's own colours (learnt from the frame's border, where cards rarely
+    lie), after a median filter that wipes out grain lines and grid lines.
+Every blob of every mask is read as one card, two touching cards, or nothing (clutter); each
+quad is scored by how much of its outline is a real step in colour (edge support), duplicates
+from several cues are merged, best support first. A blob shaped like one card could also be
+two cards touching along their long edges, so such a blob carries both readings as hypotheses
+and the reader keeps whichever the deck recognises.
 """
 
 from __future__ import annotations
@@ -15,24 +24,43 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-WORK_SCALE = 0.5  # detection runs on a half-size frame: enough for outlines, 4x fewer pixels
-CANNY_LOW, CANNY_HIGH = 20, 50  # grey-level gradients: a card's edge is a step of 50+ levels
-MIN_CARD_SHARE = 0.012  # smallest card area as a share of the frame (camera at most ~1.3 m up)
-MAX_CARD_SHARE = 0.20  # largest single card as a share of the frame
-MIN_SOLIDITY = 0.93  # blob area / hull area of a card (rounded corners, noisy outline)
-QUAD_FIT = 0.92  # hull area / fitted-quad area below which the blob is not four-sided
-ONE_CARD_ASPECT = (1.15, 1.75)  # long/short side of one card (1.40) or two along long edges (1.43)
-TWO_CARD_ASPECT = (2.3, 3.3)  # two cards end to end (2.79)
+WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
+EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
+CHROMA_GAIN = 2.5  # opponent channels (YCrCb Cr, Cb) span ~1/2.5 the range of lightness for real colours
+MIN_CARD_SHARE = 0.005  # smallest card area as a share of the frame (15% of the height, tilted, 16:9)
+MAX_CARD_SHARE = 0.20  # largest single card as a share of the frame (45% of a 4:3 frame's height is 0.11)
+MIN_SOLIDITY = 0.90  # blob area / hull area of a card (rounded corners, noisy outline)
+QUAD_FIT = 0.90  # hull area / fitted-quad area below which the blob is not four-sided
+ONE_CARD_ASPECT = (1.12, 1.80)  # long/short side of one card (1.40) or two along long edges (1.43), tilted
+TWO_CARD_ASPECT = (2.2, 3.4)  # two cards end to end (2.79), tilted
 SEAM_DEPTH = 0.015  # dent depth, as a share of the blob's size, that may mark a seam between cards
-REACH_SHARE = 0.08  # an outline this long (share of frame width) crossing the frame edge is an arm
 CLUTTER_SHARE = 0.004  # a smaller blob is a crumb or a speck of glare, not a hand
+CLUTTER_EDGES = 2  # the edge level whose stray blobs are a hand: strong enough to ignore grain and weave
+HAND_SHARE = 0.015  # a blob of the table's colour mask this big (share of the frame) may be a hand
+HAND_SOLIDITY = 0.85  # ... if it is this far from convex (fingers, an arm): glare and shadows are round
+CLUTTER_OUTSIDE = 0.5  # a blob with less than this share inside the cards found is something else
+TABLE_BAND = 0.06  # share of each frame side taken as table when learning its colours
+TABLE_COLOURS = 4  # k-means clusters of the table's colours: wood tones, check colours, grid lines
+TABLE_MEDIAN_PX = 3  # median filter (half-work px): wider than grain and grid lines, narrower than a card edge band
+TABLE_SAMPLES = 3000  # border pixels the table's colours are learnt from: plenty for 4 clusters
+TABLE_SPREAD_MIN = 4.0  # colour units (YCrCb, chroma scaled): a flat felt still varies this much (noise, light fall-off)
+TABLE_DISTANCE = 3.5  # a pixel this many spreads from every table colour is not table
+STEP_OFFSET = 0.035  # share of the card's short side: where colour is sampled on each side of an edge
+STEP_MIN = 10.0  # colour units (YCrCb, chroma scaled): a colour step this large along the outline counts as a real edge
+SUPPORT_SAMPLES = 24  # points sampled along each side of a quad
+MIN_SUPPORT = 0.55  # share of the outline that must be a real step for a quad to count as a card
+SAME_CARD_OVERLAP = 0.5  # intersection / smaller area above which two quads are one card
+
+_OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+_DILATE = np.ones((3, 3), np.uint8)
 
 
 @dataclass(frozen=True, eq=False)
 class Candidate:
-    """One foreground blob read as a card: alternative hypotheses, each a list of 4x2 quads."""
+    """One blob read as a card: alternative hypotheses, each a tuple of 4x2 quads, likeliest first."""
 
     hypotheses: tuple[tuple[np.ndarray, ...], ...]
+    support: float = 1.0  # share of the first hypothesis' outline that is a real colour step
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,29 +71,80 @@ class Detection:
     clutter: bool
 
 
-_OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+def _colour_units(colour_u8: np.ndarray) -> np.ndarray:
+    """Float32 YCrCb samples (..., 3) with the opponent channels scaled to lightness' range."""
+    lab = colour_u8.astype(np.float32)
+    lab[..., 1:] = (lab[..., 1:] - 128.0) * CHROMA_GAIN
+    return lab
 
 
-def foreground(small: np.ndarray) -> tuple[np.ndarray, bool]:
-    """Mask (uint8 0/255) of what stands out from the table: regions closed by strong edges.
-
-    Also tells whether something big reaches in over the frame's edge (an arm, a hand): its
-    outline cannot close inside the frame, so it is no region, but it is in the way all the same.
-    """
-    grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    edges = cv2.Canny(grey, CANNY_LOW, CANNY_HIGH)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+def _enclosed(edges: np.ndarray) -> np.ndarray:
+    """What closed outlines enclose, as seen from the table (texture spurs cut off)."""
+    edges = cv2.dilate(edges, _DILATE)
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    h, w = edges.shape
-    reaching_in = False
-    for c in contours:
-        x, y, cw, ch = cv2.boundingRect(c)
-        at_edge = x <= 1 or y <= 1 or x + cw >= w - 1 or y + ch >= h - 1
-        reaching_in = reaching_in or (at_edge and max(cw, ch) >= REACH_SHARE * w)
     mask = np.zeros_like(edges)
     cv2.drawContours(mask, contours, -1, 255, -1)
-    mask = cv2.erode(mask, np.ones((3, 3), np.uint8))  # undo the dilation: outlines back in place
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN_KERNEL), reaching_in  # open: cut texture spurs
+    mask = cv2.erode(mask, _DILATE)  # undo the dilation: outlines back in place
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN_KERNEL)
+
+
+def colour_gradient(colour_u8: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sobel dx, dy (int16) of whichever channel changes most at each pixel (chroma scaled up).
+
+    One gradient for all channels, so each edge strength needs one Canny pass, not three.
+    """
+    blurred = cv2.GaussianBlur(colour_u8, (5, 5), 0)
+    best_dx = best_dy = best_mag = None
+    for i, ch in enumerate(cv2.split(blurred)):
+        gain = 1.0 if i == 0 else CHROMA_GAIN
+        dx = cv2.Sobel(ch, cv2.CV_16S, 1, 0, scale=gain)
+        dy = cv2.Sobel(ch, cv2.CV_16S, 0, 1, scale=gain)
+        mag = cv2.add(cv2.absdiff(dx, 0), cv2.absdiff(dy, 0))
+        if best_mag is None:
+            best_dx, best_dy, best_mag = dx, dy, mag
+            continue
+        more = cv2.compare(mag, best_mag, cv2.CMP_GT)
+        cv2.copyTo(dx, more, best_dx)
+        cv2.copyTo(dy, more, best_dy)
+        best_mag = cv2.max(mag, best_mag)
+    return best_dx, best_dy
+
+
+def edge_masks(colour_u8: np.ndarray) -> list[np.ndarray]:
+    """One enclosed-region mask per edge strength, weakest first."""
+    dx, dy = colour_gradient(colour_u8)
+    return [_enclosed(cv2.Canny(dx, dy, low, high)) for low, high in EDGE_LEVELS]
+
+
+def table_mask(colour_u8: np.ndarray) -> np.ndarray:
+    """Mask of what is far from every colour of the table (learnt from the frame's border band).
+
+    Runs at half the work size: it only has to tell regions apart, edge support then ranks them.
+    """
+    half = cv2.resize(colour_u8, (colour_u8.shape[1] // 2, colour_u8.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    smooth = _colour_units(cv2.medianBlur(half, TABLE_MEDIAN_PX))
+    h, w = smooth.shape[:2]
+    bh, bw = max(2, round(h * TABLE_BAND)), max(2, round(w * TABLE_BAND))
+    band = np.concatenate([smooth[:bh].reshape(-1, 3), smooth[-bh:].reshape(-1, 3),
+                           smooth[:, :bw].reshape(-1, 3), smooth[:, -bw:].reshape(-1, 3)])
+    band = band[:: max(1, len(band) // TABLE_SAMPLES)]
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+    _, labels, centres = cv2.kmeans(band, TABLE_COLOURS, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    # Each colour's spread: the 90th percentile of its pixels' distance (a card in the band is an outlier)
+    own = ((band - centres[labels]) ** 2).sum(axis=1)
+    planes = [np.ascontiguousarray(smooth[..., i]) for i in range(3)]
+    table = np.zeros((h, w), bool)
+    for k, centre in enumerate(centres):
+        mine = own[labels == k]
+        spread2 = max(TABLE_SPREAD_MIN**2, float(np.partition(mine, int(0.9 * (len(mine) - 1)))[int(0.9 * (len(mine) - 1))])) \
+            if len(mine) else TABLE_SPREAD_MIN**2
+        d2 = (planes[0] - centre[0]) ** 2 + (planes[1] - centre[1]) ** 2 + (planes[2] - centre[2]) ** 2
+        table |= d2 <= TABLE_DISTANCE**2 * spread2
+    mask = cv2.resize((~table).astype(np.uint8) * 255, (colour_u8.shape[1], colour_u8.shape[0]),
+                      interpolation=cv2.INTER_LINEAR)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN_KERNEL)
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _OPEN_KERNEL)
 
 
 def _quad(points: np.ndarray) -> np.ndarray | None:
@@ -182,25 +261,118 @@ def _analyse(contour: np.ndarray, frame_area: float) -> Candidate | None:
     return Candidate(tuple(hyps)) if hyps else None
 
 
-def detect(frame: np.ndarray) -> Detection:
-    """Find card candidates in a BGR frame; corners come back in full-frame pixels."""
-    h, w = frame.shape[:2]
-    small = cv2.resize(frame, (round(w * WORK_SCALE), round(h * WORK_SCALE)), interpolation=cv2.INTER_AREA)
-    mask, clutter = foreground(small)
+def edge_support(colour_u8: np.ndarray, quad: np.ndarray) -> float:
+    """Share of a quad's outline where the colour just inside differs from just outside (0..1)."""
+    h, w = colour_u8.shape[:2]
+    centre = quad.mean(axis=0)
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    offset = max(1.5, STEP_OFFSET * float(sides.min()))
+    t = (np.arange(SUPPORT_SAMPLES) + 0.5) / SUPPORT_SAMPLES * 0.8 + 0.1  # keep off the rounded corners
+    inside, outside = [], []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        pts = a + t[:, None] * (b - a)
+        normal = np.array([-(b - a)[1], (b - a)[0]]) / max(float(sides[i]), 1e-6)
+        if normal @ (centre - (a + b) / 2) < 0:
+            normal = -normal
+        inside.append(pts + offset * normal)
+        outside.append(pts - offset * normal)
+    pin, pout = np.concatenate(inside), np.concatenate(outside)
+    ok = (pout[:, 0] >= 0) & (pout[:, 0] <= w - 1) & (pout[:, 1] >= 0) & (pout[:, 1] <= h - 1)
+    if not ok.any():
+        return 0.0
+    step = _colour_units(_sample(colour_u8, pin[ok])) - _colour_units(_sample(colour_u8, pout[ok]))
+    return float(np.mean(np.linalg.norm(step, axis=1) >= STEP_MIN))
+
+
+def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Bilinear samples of an image at float points, shape (n, channels)."""
+    xy = pts.astype(np.float32).reshape(-1, 1, 2)
+    return cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(len(pts), -1)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection of two convex quads over the smaller one's area."""
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    smaller = min(abs(cv2.contourArea(a.astype(np.float32))), abs(cv2.contourArea(b.astype(np.float32))))
+    return float(area) / max(smaller, 1e-6)
+
+
+def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray) -> tuple[list[Candidate], list[np.ndarray]]:
+    """The card candidates of one mask (each scored by edge support), and its blobs that are no card."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    frame_area = float(mask.shape[0] * mask.shape[1])
-    found: list[Candidate] = []
+    found, others = [], []
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < MIN_CARD_SHARE * frame_area:
-            clutter = clutter or area > CLUTTER_SHARE * frame_area
+            if area > CLUTTER_SHARE * frame_area:
+                others.append(contour)
             continue
         candidate = _analyse(contour, frame_area)
         if candidate is None:
-            clutter = True
-        else:
-            found.append(candidate)
-    scale = 1.0 / WORK_SCALE
-    full = tuple(Candidate(tuple(tuple((q + 0.5) * scale - 0.5 for q in hyp) for hyp in c.hypotheses))
-                 for c in found)
+            others.append(contour)
+            continue
+        support = min(edge_support(colour_u8, q) for q in candidate.hypotheses[0])
+        found.append(Candidate(candidate.hypotheses, support))
+    return found, others
+
+
+def _hand_like(blob: np.ndarray, frame_area: float) -> bool:
+    """Whether a blob is big and ragged like a hand or an arm (glare and shadows are round)."""
+    area = cv2.contourArea(blob)
+    hull = cv2.contourArea(cv2.convexHull(blob))
+    return area > HAND_SHARE * frame_area and area < HAND_SOLIDITY * hull
+
+
+def _uncovered(blobs: list[np.ndarray], cards: list[Candidate], shape: tuple[int, int]) -> bool:
+    """Whether some blob lies mostly outside every card found (a hand, not a card's glare or shadow)."""
+    if not blobs:
+        return False
+    covered = np.zeros(shape, np.uint8)
+    for cand in cards:
+        for q in cand.hypotheses[0]:
+            cv2.fillConvexPoly(covered, np.round(q).astype(np.int32), 255)
+    for blob in blobs:
+        own = np.zeros(shape, np.uint8)
+        cv2.drawContours(own, [blob], -1, 255, -1)
+        area = cv2.countNonZero(own)
+        if area and cv2.countNonZero(own & covered) < CLUTTER_OUTSIDE * area:
+            return True
+    return False
+
+
+def _merge(candidates: list[Candidate]) -> list[Candidate]:
+    """One candidate per place: the best-supported of those covering the same cards."""
+    kept: list[Candidate] = []
+    for cand in sorted(candidates, key=lambda c: -c.support):
+        if cand.support < MIN_SUPPORT:
+            continue
+        mine = [q for h in cand.hypotheses[:1] for q in h]
+        if any(_overlap(q, k) > SAME_CARD_OVERLAP for other in kept for k in other.hypotheses[0] for q in mine):
+            continue
+        kept.append(cand)
+    return kept
+
+
+def detect(frame: np.ndarray) -> Detection:
+    """Find card candidates in a BGR frame; corners come back in full-frame pixels."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, WORK_HEIGHT / h)
+    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    colour_u8 = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
+    frame_area = float(small.shape[0] * small.shape[1])
+    everything: list[Candidate] = []
+    strays: list[np.ndarray] = []
+    for level, mask in enumerate([*edge_masks(colour_u8), table_mask(colour_u8)]):
+        found, others = _blobs(mask, frame_area, colour_u8)
+        everything += found
+        if level == CLUTTER_EDGES:
+            strays += others
+        elif level == len(EDGE_LEVELS):  # the table's colours: glare is a round blob there, a hand is not
+            strays += [b for b in others if _hand_like(b, frame_area)]
+    kept = _merge(everything)
+    clutter = _uncovered(strays, kept, colour_u8.shape[:2])
+    sx, sy = w / small.shape[1], h / small.shape[0]
+    full = tuple(Candidate(tuple(tuple((q + 0.5) * (sx, sy) - 0.5 for q in hyp) for hyp in c.hypotheses), c.support)
+                 for c in kept)
     return Detection(full, clutter)

@@ -22,6 +22,9 @@ FINE_GRID = (60, 84)  # (w, h) grey cells: letters on the set-up and blue bonus 
 COARSE_BLUR = 0.8  # cells; smooths aliasing and small misplacements of the outline
 FINE_BLUR = 1.0  # cells; a letter stroke is about two cells wide at this grid
 FINE_SURROUND = 5.0  # cells; detail finer than this is kept: letters, not light falling off
+MID_GRID = (30, 42)  # (w, h) grey cells: shapes a few mm across, where painted texture has averaged out
+MID_BLUR = 1.0  # cells
+MID_SURROUND = 4.0  # cells; detail finer than this is kept, light falling off is not
 ALIGN_SIZE = (63, 88)  # (w, h) px: 1 px per mm is enough to lock onto a card's layout
 ALIGN_CRITERIA = (3, 20, 1e-3)  # ECC stops after 20 steps or when a step moves < 1e-3 (COUNT|EPS)
 CHROMA_EPS = 30.0  # grey levels added to the intensity so dark, noisy cells carry little colour
@@ -97,6 +100,19 @@ def fine_vector(card: np.ndarray) -> np.ndarray:
     grey = inner if inner.ndim == 2 else cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
     small = cv2.resize(grey.astype(np.float32), FINE_GRID, interpolation=cv2.INTER_AREA)
     detail = cv2.GaussianBlur(small, (0, 0), FINE_BLUR) - cv2.GaussianBlur(small, (0, 0), FINE_SURROUND)
+    return _unit(detail)
+
+
+def mid_vector(card: np.ndarray) -> np.ndarray:
+    """The mid-scale grey layout of a canonical card image (BGR or grey), zero mean, unit norm.
+
+    Painted cards (waves, rock, foliage) have fine texture that no two photos share exactly, so
+    their fine layouts hardly correlate; at a few millimetres the painting is the same in both.
+    """
+    inner = _inner(card)
+    grey = inner if inner.ndim == 2 else cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey.astype(np.float32), MID_GRID, interpolation=cv2.INTER_AREA)
+    detail = cv2.GaussianBlur(small, (0, 0), MID_BLUR) - cv2.GaussianBlur(small, (0, 0), MID_SURROUND)
     return _unit(detail)
 
 
