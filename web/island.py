@@ -26,7 +26,11 @@ def _corners(x: float, y: float) -> str:
 
 
 def island_svg(island: Island, title: str) -> str:
-    """An inline SVG sketch of the island; each village carries data-village for its letter."""
+    """An inline SVG sketch of the island; each village carries data-village for its letter.
+
+    Every space carries data-space="row,column" and its centre (data-cx, data-cy), and empty
+    layers (legal, trails, picked) wait for the island sheet's script to draw segments into them.
+    """
     tiles = MAPS[island].hexes
     centres = [_centre(t) for t in tiles]
     width = max(x for x, _ in centres) + math.sqrt(3) * HEX_RADIUS / 2 + 1
@@ -38,19 +42,27 @@ def island_svg(island: Island, title: str) -> str:
     ]
     marks = []
     for tile, (x, y) in zip(tiles, centres, strict=True):
-        parts.append(f'<polygon class="hex t-{tile.terrain.value}" points="{_corners(x, y)}"/>')
+        space = f'data-space="{tile.row},{tile.col}"'
+        parts.append(
+            f'<polygon class="hex t-{tile.terrain.value}" {space} data-terrain="{tile.terrain.value}" '
+            f'data-cx="{x:.1f}" data-cy="{y:.1f}" '
+            f'points="{_corners(x, y)}"/>'
+        )
         if tile.village:
             marks.append(
-                f'<g class="village" data-village="{tile.village}">'
+                f'<g class="village" data-village="{tile.village}" {space}>'
                 f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{HEX_RADIUS * 0.8:.1f}"/>'
                 f'<text class="letter" x="{x:.1f}" y="{y + 3.5:.1f}"></text>'
                 f'<text class="number" x="{x + 6:.1f}" y="{y - 5:.1f}">{tile.village}</text></g>'
             )
         elif tile.sight:
             marks.append(
-                f'<use class="sight" href="#i-{tile.sight.value}" x="{x - 6:.1f}" y="{y - 6:.1f}" '
-                f'width="12" height="12"/>'
+                f'<circle class="sight-ring" {space} cx="{x:.1f}" cy="{y:.1f}" r="{HEX_RADIUS * 0.75:.1f}"/>'
+                f'<use class="sight" data-sight="{tile.sight.value}" {space} href="#i-{tile.sight.value}" '
+                f'x="{x - 6:.1f}" y="{y - 6:.1f}" width="12" height="12"/>'
             )
+    parts.append('<g class="legal"></g><g class="trails"></g>')
     parts.extend(marks)
+    parts.append('<g class="picked"></g>')
     parts.append("</svg>")
     return "".join(parts)

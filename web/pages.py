@@ -67,6 +67,7 @@ _API_ENDPOINTS = {
     "log": "api.log",
     "export": "api.export",
     "seats": "api.join_seat",
+    "seat_mode": "api.pick_seat_mode",
     "seat_list": "api.seats",
     "seat_free": "api.free_seat",
     "mayor_login": "api.mayor_login",
