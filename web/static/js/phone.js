@@ -227,7 +227,9 @@
     if (navigator.vibrate) navigator.vibrate(60);
     T.beep();
   });
-  document.addEventListener("pointerdown", () => show(alertsOn, false), { once: true });
+  // Hidden after the first tap has landed (a click), not as it starts: hiding it on pointerdown
+  // moved everything below up under the finger, and that first tap missed its button.
+  document.addEventListener("click", () => show(alertsOn, false), { once: true });
 
   /* ---- everything from one state ---- */
 

@@ -59,6 +59,7 @@
     const undecided = engineMode() === "undecided";
     show(byId("mode-pick"), cfg.is_mine && undecided && state.phase !== "finished" && state.phase !== "no_game");
     ["paper", "sheet"].forEach((m) => byId("pick-" + m).setAttribute("aria-pressed", String(mode() === m)));
+    byId("mode-pick").classList.toggle("picked", mode() !== "undecided");
     const said = { paper: t("sheet.picked_paper"), sheet: t("sheet.picked_sheet") };
     byId("mode-picked").textContent = said[mode()] || "";
   }
@@ -80,6 +81,7 @@
     const anchor = onSheet() ? byId("pad") : byId("villages-section");
     if (anchor && card.nextElementSibling !== anchor) anchor.parentElement.insertBefore(card, anchor);
     card.classList.toggle("drawing", onSheet());
+    document.body.classList.toggle("on-sheet", onSheet());
   }
 
   /* ---- drawing the sheet ---- */
