@@ -34,7 +34,7 @@
       box.replaceChildren(...(playing ? [el("span", { class: "small muted" }, t("sheet.status_title")),
         ...names.map((name) => {
           const now = status(sheets[name]);
-          return el("span", { class: "sheet-chip " + now, "data-player": name, "data-status": now },
+          return el("span", { class: "sheet-chip", "data-player": name, "data-status": now },
             el("strong", {}, name), " ", t(STATUS_TEXT[now]));
         })] : []));
     }

@@ -105,15 +105,18 @@
     layer("trails").replaceChildren(...lines);
   }
 
-  /** Legal segments glow (those from the picked space brighter); spaces no legal segment touches dim. */
+  /** Legal segments glow (those from the picked space brighter); spaces no legal segment touches dim.
+      A bonus segment may go anywhere: then only the picked space's segments glow, not the whole island. */
   function drawLegal() {
     const keys = legalKeys();
+    const anywhere = (mySheet() || {}).bonus_due > 0;
     const touched = new Set();
     const lines = [];
     keys.forEach((key) => {
       const [a, b] = key.split("|");
       touched.add(a); touched.add(b);
       const near = picked && (a === picked || b === picked);
+      if (anywhere && !near) return;
       lines.push(line(a, b, "glow" + (picked ? (near ? " near" : " far") : "")));
     });
     layer("legal").replaceChildren(...lines);
