@@ -124,6 +124,10 @@ class IslandMap:
         self.edges: tuple[Edge, ...] = tuple(
             (i, j) for i, around in enumerate(self.neighbours) for j in around if i < j
         )
+        # edge -> (row, column, row, column) of its two spaces, for the pages
+        self.edge_spaces: MappingProxyType[Edge, tuple[int, int, int, int]] = MappingProxyType(
+            {(i, j): (*hexes[i].space, *hexes[j].space) for i, j in self.edges}
+        )
         # village number (1-10) -> space index; sight -> its space indices
         self.villages: MappingProxyType[int, int] = MappingProxyType(
             {h.village: i for i, h in enumerate(hexes) if h.village}

@@ -9,23 +9,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.island import MAPS, Edge, IslandMap
+from companion.island import MAPS, IslandMap
 from companion.sheet import SeatMode
 from companion.state import GameState
 from companion.trails import drawing, legal_edges, nothing_to_draw, waiting_for
 from web.seat_modes import seat_modes
 
 
-def _edge(island: IslandMap, edge: Edge) -> list[int]:
-    (r1, c1), (r2, c2) = island.space(edge[0]), island.space(edge[1])
-    return [r1, c1, r2, c2]
-
-
 def _sheet(state: GameState, island: IslandMap, player: str) -> dict[str, Any]:
     sheet = drawing(state, player)
+    spaces = island.edge_spaces
     return {
-        "segments": [[*_edge(island, s.edge), int(s.bonus)] for s in sheet.segments],
-        "legal": [_edge(island, e) for e in legal_edges(state, player)],
+        "segments": [[*spaces[s.edge], int(s.bonus)] for s in sheet.segments],
+        "legal": [spaces[e] for e in legal_edges(state, player)],
         "drawn": sheet.has_drawn(state.reveals),
         "bonus_due": sheet.bonus_left(state.reveals),
         "nothing_to_draw": nothing_to_draw(state, player),

@@ -5,7 +5,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any
 
@@ -75,10 +77,51 @@ def _score_pad(state: GameState) -> dict[str, Any] | None:
     }
 
 
+STATE_DOCS_KEPT = 4  # the stream and the POST's answer ask for the same new state: build it once
+
+
+class _StateDocs:
+    """The few newest state documents, by the state object they describe (states are immutable)."""
+
+    def __init__(self) -> None:
+        self._docs: OrderedDict[tuple, tuple[GameState, dict[str, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, state: GameState, build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """The cached document for key, or a new one built and kept (the state is kept alive with it).
+
+        Built under the lock: a second caller for the same state waits for the first one's
+        document instead of building it again beside it (a build takes about a millisecond).
+        """
+        with self._lock:
+            hit = self._docs.get(key)
+            if hit is not None and hit[0] is state:
+                return hit[1]
+            doc = build()
+            self._docs[key] = (state, doc)
+            while len(self._docs) > STATE_DOCS_KEPT:
+                self._docs.popitem(last=False)
+            return doc
+
+
+_STATE_DOCS = _StateDocs()
+
+
 def state_json(
     game_id: int | None, seq: int, state: GameState, picks: Mapping[str, SeatMode] | None = None
 ) -> dict[str, Any]:
-    """Everything a page needs to draw the table, the console or a phone (picks: seats' sheet choice)."""
+    """Everything a page needs to draw the table, the console or a phone (picks: seats' sheet choice).
+
+    The document is shared by whoever asks for the same state and picks: treat it as read-only.
+    """
+    chosen = tuple(sorted((p, m.value) for p, m in (picks or {}).items()))
+    key = (game_id, seq, id(state), chosen)
+    return _STATE_DOCS.get(key, state, lambda: _state_doc(game_id, seq, state, picks or {}))
+
+
+def _state_doc(
+    game_id: int | None, seq: int, state: GameState, picks: Mapping[str, SeatMode]
+) -> dict[str, Any]:
     setup = state.setup
     standings = state.standings
     step = state.next_step
@@ -114,7 +157,7 @@ def state_json(
         "sheets": {name: _sheet_json(sheet) for name, sheet in state.sheets.items()},
         "score_pad": _score_pad(state),
         "standings": standings_json(standings),
-        **island_json(state, picks or {}),
+        **island_json(state, picks),
     }
 
 

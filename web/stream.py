@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Mapping
-from dataclasses import dataclass
 
 from companion.errors import TucanaError
 from companion.moves import NewGame, entry_to_dict
@@ -37,14 +36,29 @@ class TooManyStreams(TucanaError, RuntimeError):
     """Every stream slot is taken; the caller answers 503 and the browser retries."""
 
 
-@dataclass(frozen=True)
 class Frame:
-    """One accepted entry, serialised once for every stream."""
+    """One accepted entry, serialised once for every stream, by the first stream that sends it.
 
-    game_id: int
-    seq: int
-    is_new_game: bool
-    data: str
+    Serialising lazily keeps the work out of the table's lock: eight phones drawing at once
+    no longer wait in line behind each other's state documents.
+    """
+
+    __slots__ = ("game_id", "seq", "is_new_game", "_data", "_build", "_lock")
+
+    def __init__(self, game_id: int, seq: int, is_new_game: bool, data: str | Callable[[], str]) -> None:
+        self.game_id, self.seq, self.is_new_game = game_id, seq, is_new_game
+        self._data = data if isinstance(data, str) else None
+        self._build = None if isinstance(data, str) else data
+        self._lock = threading.Lock()
+
+    @property
+    def data(self) -> str:
+        """The SSE data line (single-line JSON)."""
+        with self._lock:
+            if self._data is None:
+                assert self._build is not None
+                self._data, self._build = self._build(), None
+            return self._data
 
 
 class _Client:
@@ -134,11 +148,12 @@ class StreamHub:
     def _on_accepted(self, accepted: Accepted) -> None:
         if not self.client_count:
             return  # nobody listens: skip serialising the state
+        picks = self._picks(accepted.game_id)
         frame = Frame(
             accepted.game_id,
             accepted.seq,
             isinstance(accepted.entry, NewGame),
-            dumps(accepted_json(accepted, picks=self._picks(accepted.game_id))),
+            lambda: dumps(accepted_json(accepted, picks=picks)),
         )
         self._broadcast(frame)
 
