@@ -124,6 +124,24 @@ def log():
 
 
 @pytest.fixture
+def rare_case() -> LogBuilder:
+    """Lin (on the sheet) has drawn all 7 water-water edges of Isla Petit; water and water is revealed.
+
+    Two second sights joined at once (the obelisk and the toucan at village 5) grant the two
+    bonus segments that, with the round's water and "any" cards, reach every such edge.
+    """
+    game = LogBuilder(players=["Lin", "David"]).setup()
+    game.draw("Lin", (2, 10), (2, 12), (1, 13)).draw("Lin", (2, 6), (2, 4), (1, 3))
+    game.draw("Lin", (7, 9), (7, 11)).draw("Lin", (6, 12), (7, 11)).draw("Lin", (7, 11), (8, 12))
+    game.trail("Lin", (1, 9), (2, 8), bonus=True).trail("Lin", (4, 2), (4, 4), bonus=True)
+    for edge in [((4, 10), (5, 9)), ((5, 9), (6, 10)), ((5, 13), (6, 14))]:
+        game.draw("Lin", *edge)
+    game.fill_round().reveal("any", "any").trail("Lin", (7, 7), (8, 6))
+    game.reveal("water", "water").trail("Lin", (9, 13), (9, 15))
+    return game.reveal("water", "water")
+
+
+@pytest.fixture
 def store(tmp_path: Path) -> Iterator[LogStore]:
     """A fresh SQLite log store in a temp folder."""
     with LogStore(tmp_path / "games.sqlite3", clock=lambda: 1_700_000_000.0) as s:

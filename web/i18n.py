@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 LANGUAGES = ("en", "fr", "es")
@@ -24,7 +25,11 @@ def catalog(language: str) -> dict[str, str]:
     """
     if language not in LANGUAGES:
         language = DEFAULT_LANGUAGE
-    folder = resources.files("web").joinpath("translations")
+    return merged_catalog(resources.files("web").joinpath("translations"), language)
+
+
+def merged_catalog(folder: Traversable, language: str) -> dict[str, str]:
+    """<folder>/<language>.json and every <folder>/<feature>/<language>.json; a repeated key is an error."""
     merged: dict[str, str] = json.loads(folder.joinpath(f"{language}.json").read_text("utf-8"))
     parts = sorted((p for p in folder.iterdir() if p.is_dir()), key=lambda p: p.name)
     for part in parts:

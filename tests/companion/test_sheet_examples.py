@@ -100,21 +100,9 @@ def test_mary_joins_her_third_yeti_on_isla_grande_and_draws_at_once(log):
     assert mary.sights_by_round == (8, 24, 33)
 
 
-def test_the_rare_case_nothing_is_left_for_the_revealed_pair(log):
+def test_the_rare_case_nothing_is_left_for_the_revealed_pair(rare_case):
     """Rare case: every water-water edge is drawn, so water and water leaves Lin nothing to draw."""
-    game = log(players=["Lin", "David"]).setup()
-    # Two second sights at once grant two bonus segments, spent on water-water edges.
-    game.draw("Lin", (2, 10), (2, 12), (1, 13))
-    game.draw("Lin", (2, 6), (2, 4), (1, 3))
-    game.draw("Lin", (7, 9), (7, 11)).draw("Lin", (6, 12), (7, 11)).draw("Lin", (7, 11), (8, 12))
-    assert _drawn(game).bonus_due == 2
-    game.trail("Lin", (1, 9), (2, 8), bonus=True).trail("Lin", (4, 2), (4, 4), bonus=True)
-    for edge in [((4, 10), (5, 9)), ((5, 9), (6, 10)), ((5, 13), (6, 14))]:
-        game.draw("Lin", *edge)
-    game.fill_round().reveal("any", "any").trail("Lin", (7, 7), (8, 6))
-    game.reveal("water", "water").trail("Lin", (9, 13), (9, 15))
-    assert not nothing_to_draw(game.state, "Lin")
-    game.reveal("water", "water")
+    game = rare_case
     assert NothingToDraw("Lin", 2, 3, game.state.last_reveal.cards) in game.events
     assert nothing_to_draw(game.state, "Lin") and waiting_for(game.state) == ()
     assert legal_edges(game.state, "Lin") == ()
