@@ -1,8 +1,11 @@
 """The owner's own deck: photos taken by the camera into <data_dir>/deck, read against by the scanner.
 
-The reference deck is chosen card by card: a card with enrolled photos is known by those photos
-only (the owner's real printing replaces our art for it), a card not enrolled yet keeps the
-built-in art, so a deck enrolled halfway still reads every card. The folder is vision's deck
+The reference deck is chosen kind by kind (terrain, blue, red, set-up cards): a kind with any
+enrolled photo is known by the owner's photos only (their real printing replaces our art), a kind
+with none keeps the built-in art. Within a kind the built-in art never stands in for a card
+without a photo: that card's real twin would be closer to another card's photo, and be named
+wrong. So a kind enrolled halfway is not read at all (vision refuses a kind it does not hold
+whole) and the console lists the cards still missing. The folder is vision's deck
 folder (vision.store: manifest.json plus flattened card images), shared with
 `tucana cards enroll`.
 
@@ -48,6 +51,7 @@ def reference_deck(folder: str | Path) -> ReferenceDeck:
     Never raises for a bad folder: a broken manifest or an unreadable photo is left out, said in
     `problem` and logged, and the built-in art stands in, so the companion still starts and reads.
     """
+    from vision.cards import kind_of
     from vision.deck import Deck, builtin_deck
     from vision.store import DeckFolderError, read_image, read_manifest
 
@@ -72,7 +76,9 @@ def reference_deck(folder: str | Path) -> ReferenceDeck:
                 photos[card] = photos.get(card, 0) + 1
     if not refs:
         return ReferenceDeck(builtin, {}, "; ".join(problems))
-    refs += [(card, image) for card, image in zip(builtin.labels, builtin.images, strict=True) if card not in photos]
+    enrolled_kinds = {kind_of(card) for card in photos}
+    refs += [(card, image) for card, image in zip(builtin.labels, builtin.images, strict=True)
+             if kind_of(card) not in enrolled_kinds]
     return ReferenceDeck(Deck(refs, name=f"{root.name}+built-in"), photos, "; ".join(problems))
 
 
@@ -117,9 +123,9 @@ def _two_cards(frame: np.ndarray, hypotheses: tuple, reader: CardReader) -> bool
     wholes = [h[0] for h in hypotheses if len(h) == 1]
     if not wholes:
         return True  # end to end: no reading as one card at all
-    if reader.read_quad(frame, wholes[0]).card is not None:
+    if reader.recognises(frame, wholes[0]):
         return False
-    return any(reader.read_quad(frame, quad).card is not None for h in hypotheses if len(h) > 1 for quad in h)
+    return any(reader.recognises(frame, quad) for h in hypotheses if len(h) > 1 for quad in h)
 
 
 class OwnerDeck:
@@ -172,6 +178,7 @@ class OwnerDeck:
             "total": len(CARD_IDS),
             "photos": sum(photos.values()),
             "next": missing[0] if missing else None,
+            "unread": list(current.deck.missing),  # cards without a photo in a kind partly enrolled
             "problem": current.problem or None,
         }
 
@@ -205,7 +212,7 @@ class OwnerDeck:
         return {**progress, "card": card, "file": name, "card_photos": progress["enrolled"].get(card, 0)}
 
     def forget(self, card: str | None = None) -> dict:
-        """Remove the photos of one card (None: the whole deck); the card falls back to the built-in art."""
+        """Remove the photos of one card (None: the whole deck); a kind left with none reads our art again."""
         from vision.store import DeckFolderError, remove_references
 
         if card is not None:

@@ -39,6 +39,26 @@ Public API (stable; the scanner in hardware/ builds on it):
     pair_up(placements, reading.cards) -> (pairs, extras)   # grade readings against the truth
     from vision.props import Background, render_background, foreign_card, random_back
 
+Simulated photos for measuring the reader on what it was not tuned on (issue 9):
+
+    from vision.art import card_face, card_back, BackKind, STYLE_NAMES
+    card_face("painted", "blue-C2", px_per_mm)   # styles: standard, woodcut (vision.render),
+    card_back("flat", BackKind.RED)              #   painted, flat (own code paths, own fonts)
+    from vision.art.others import other_card     # other games' cards (never to be named)
+    from vision.tables import TableTop, render_top, TUNING_TOPS, HELD_OUT_TOPS
+    from vision.photo import take_photo, Thing, PhotoConditions, ENROLL_CONDITIONS
+    photo = take_photo([Thing(face, "desert", "desert"), ...], rng, pair=True)
+    photo.image, photo.jpeg, photo.seen            # frame, the camera's JPEG bytes, truth per card
+    photo.truth("pair")                            # its truth.json entry (vision-dev's format)
+    # vision.optics: lamp, glare, white balance, defocus, motion, Bayer noise, sharpening, JPEG
+
+    .venv/bin/python tests/benchmarks/make_vision_set.py --style painted --tables held-out \
+        --seed 100 --out DIR                       # a set in vision-dev's format, then:
+    python3 /work/shared/vision-dev/score.py --data DIR --criteria families -- .venv/bin/tucana cards
+    .venv/bin/python tests/benchmarks/bench_vision.py   # leave-one-style-out figures, speed
+Tune on styles standard/woodcut, TUNING_TOPS and seeds 100-199; painted/flat on HELD_OUT_TOPS with
+the bench's held-out seed are only measured (tests/benchmarks/vision_sets.py holds the split).
+
 Tunable thresholds are named constants with their unit and reason at the top of detect.py
 (outlines), deck.py (matching) and reader.py (when to name a card).
 

@@ -35,10 +35,18 @@ SETUP_CARDS = tuple(SETUP_LETTERS)
 # Every card ID of contract 2, in a stable order.
 CARD_IDS = TERRAINS + BLUE_CARDS + RED_CARDS + SETUP_CARDS
 
+# Cards of one kind share their art and may differ in a small detail only (near-twins).
+KINDS = (TERRAINS, BLUE_CARDS, RED_CARDS, SETUP_CARDS)
+
 
 def is_card_id(card: str) -> bool:
     """Tell whether a string is one of the card IDs of contract 2."""
     return card in _CARD_ID_SET
+
+
+def kind_of(card: str) -> tuple[str, ...]:
+    """Return every card ID of the same kind as a card (terrain, blue, red or set-up)."""
+    return next(kind for kind in KINDS if card in kind)
 
 
 def setup_letters(card: str) -> str | None:

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from vision.cards import CARD_IDS
+from vision.cards import CARD_IDS, kind_of
 from vision.features import (
     Descriptor,
     align_image,
@@ -42,7 +42,8 @@ class Match:
     margin: float  # score minus the best score of a card outside its family of near-twins
     fine_margin: float | None  # within the family: fine score of the best minus the runner-up
     turned: bool  # True when the card lies upside down relative to its reference
-    detail: float | None = None  # fine-detail correlation with the named card once aligned (-1..1)
+    detail: float | None = None  # fine-detail correlation with the named card once aligned (-1..1); None: not measured
+    kind_complete: bool = True  # False when a card of the named card's kind has no reference: it may be that one
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,6 +79,9 @@ class Deck:
         self._family_of: list[_Family | None] = [None] * len(refs)
         self._turned_in_family = np.zeros(len(refs), bool)
         self._build_families(descs)
+        have = set(self.labels)
+        self.missing = tuple(c for c in CARD_IDS if c not in have)  # cards this deck cannot name
+        self._incomplete = frozenset(c for c in have if any(k not in have for k in kind_of(c)))
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -142,11 +146,12 @@ class Deck:
             return np.ascontiguousarray(image[::-1, ::-1])
         return image
 
-    def match(self, image: np.ndarray, fine_above: float = -np.inf) -> Match:
+    def match(self, image: np.ndarray, fine_above: float = -np.inf, detail_below: float = np.inf) -> Match:
         """Find the best card for a canonical card image, trying it upright and turned 180°.
 
         Among near-twins the fine stage decides; it is skipped (fine_margin 0) when the coarse
-        score is below fine_above, as such a card is refused anyway.
+        score is below fine_above, as such a card is refused anyway. A card with no twin has its
+        detail measured (an alignment, the costly part) only when its margin is below detail_below.
         """
         d = describe(image)
         both = np.stack([self._scores(d), self._scores(d.turned())])
@@ -166,13 +171,15 @@ class Deck:
             turn = flip  # relative to the way up the family's first reference lies
             card_best[self._ref_card[family.members]] = -np.inf
         else:
-            if best_score >= fine_above:
+            card_best[card] = -np.inf
+            close = best_score - (float(card_best.max()) if np.isfinite(card_best).any() else -1.0) < detail_below
+            if best_score >= fine_above and close:
                 query = image[::-1, ::-1] if turn else image
                 aligned = align_to(query, align_image(self.images[best]))
                 detail = max(float(fine_vector(aligned) @ self._fine[best]), float(mid_vector(aligned) @ self._mid[best]))
-            card_best[card] = -np.inf
         other = float(card_best.max()) if np.isfinite(card_best).any() else -1.0
-        return Match(self.cards[card], best_score, best_score - other, fine_margin, bool(turn), detail)
+        name = self.cards[card]
+        return Match(name, best_score, best_score - other, fine_margin, bool(turn), detail, name not in self._incomplete)
 
     def _family_colour(self, family: _Family, d: Descriptor, flip: bool) -> np.ndarray:
         """Best colour similarity of the card to each of the family's cards (rows of residuals)."""

@@ -50,6 +50,9 @@ STEP_MIN = 10.0  # colour units (YCrCb, chroma scaled): a colour step this large
 SUPPORT_SAMPLES = 24  # points sampled along each side of a quad
 MIN_SUPPORT = 0.55  # share of the outline that must be a real step for a quad to count as a card
 SAME_CARD_OVERLAP = 0.5  # intersection / smaller area above which two quads are one card
+CUE_ORDER = (2, 1, 3, 0, 4)  # mid edges first (clean on most tables), the table's colours (4) last
+SETTLED_SUPPORT = 0.9  # a card outlined with this much edge support is not fitted again by later cues
+SETTLED_AREA = (0.8, 1.25)  # ... when the later blob has about the same area (not a card plus a hand)
 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DILATE = np.ones((3, 3), np.uint8)
@@ -298,8 +301,26 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     return float(area) / max(smaller, 1e-6)
 
 
-def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray) -> tuple[list[Candidate], list[np.ndarray]]:
-    """The card candidates of one mask (each scored by edge support), and its blobs that are no card."""
+def _settled(contour: np.ndarray, area: float, found: list[Candidate]) -> bool:
+    """Whether a blob is a card another cue already outlined well (so it need not be fitted again)."""
+    m = cv2.moments(contour)
+    if not m["m00"]:
+        return False
+    centre = (m["m10"] / m["m00"], m["m01"] / m["m00"])
+    for cand in found:
+        if cand.support < SETTLED_SUPPORT:
+            continue
+        quads = cand.hypotheses[0]
+        whole = sum(abs(cv2.contourArea(q.astype(np.float32))) for q in quads)
+        if SETTLED_AREA[0] * whole <= area <= SETTLED_AREA[1] * whole and any(
+                cv2.pointPolygonTest(q.astype(np.float32), centre, False) >= 0 for q in quads):
+            return True
+    return False
+
+
+def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray,
+           known: list[Candidate]) -> tuple[list[Candidate], list[np.ndarray]]:
+    """The new card candidates of one mask (scored by edge support), and its blobs that are no card."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     found, others = [], []
     for contour in contours:
@@ -307,6 +328,8 @@ def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray) -> tuple[
         if area < MIN_CARD_SHARE * frame_area:
             if area > CLUTTER_SHARE * frame_area:
                 others.append(contour)
+            continue
+        if _settled(contour, area, known):
             continue
         candidate = _analyse(contour, frame_area)
         if candidate is None:
@@ -363,8 +386,10 @@ def detect(frame: np.ndarray) -> Detection:
     frame_area = float(small.shape[0] * small.shape[1])
     everything: list[Candidate] = []
     strays: list[np.ndarray] = []
-    for level, mask in enumerate([*edge_masks(colour_u8), table_mask(colour_u8)]):
-        found, others = _blobs(mask, frame_area, colour_u8)
+    masks = edge_masks(colour_u8)
+    for level in CUE_ORDER:
+        mask = masks[level] if level < len(masks) else table_mask(colour_u8)
+        found, others = _blobs(mask, frame_area, colour_u8, everything)
         everything += found
         if level == CLUTTER_EDGES:
             strays += others

@@ -20,6 +20,7 @@ COARSE_GRID = (24, 34)  # (w, h) grey cells: big glyphs and layout, robust to bl
 CHROMA_GRID = (8, 11)  # (w, h) colour cells: what colour each part of the card is
 FINE_GRID = (60, 84)  # (w, h) grey cells: letters on the set-up and blue bonus cards
 COARSE_BLUR = 0.8  # cells; smooths aliasing and small misplacements of the outline
+COARSE_SURROUND = 6.0  # cells (a quarter of the card's width): light changing slower than this (glare, a lamp's fall-off) is dropped
 FINE_BLUR = 1.0  # cells; a letter stroke is about two cells wide at this grid
 FINE_SURROUND = 5.0  # cells; detail finer than this is kept: letters, not light falling off
 MID_GRID = (30, 42)  # (w, h) grey cells: shapes a few mm across, where painted texture has averaged out
@@ -120,7 +121,8 @@ def describe(card: np.ndarray) -> Descriptor:
     """Describe a canonical BGR card image."""
     inner = _inner(card)
     grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    coarse = cv2.GaussianBlur(cv2.resize(grey, COARSE_GRID, interpolation=cv2.INTER_AREA), (0, 0), COARSE_BLUR)
+    small = cv2.resize(grey, COARSE_GRID, interpolation=cv2.INTER_AREA)
+    coarse = cv2.GaussianBlur(small, (0, 0), COARSE_BLUR) - cv2.GaussianBlur(small, (0, 0), COARSE_SURROUND)
     small = cv2.resize(inner, CHROMA_GRID, interpolation=cv2.INTER_AREA).astype(np.float32)
     b, g, r = small[..., 0], small[..., 1], small[..., 2]
     total = b + g + r + CHROMA_EPS

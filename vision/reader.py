@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -14,8 +14,10 @@ from vision.features import order_corners, warp_card
 
 MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (back, other game)
 MIN_MARGIN = 0.10  # best minus runner-up card: below it two cards are too alike to choose
-MIN_FINE_MARGIN = 0.10  # among near-twins (set-up cards): the letters must clearly pick one
-MIN_DETAIL = 0.75  # fine-detail correlation once aligned: true cards 0.95+, other games' cards < 0.45
+MIN_FINE_MARGIN = 0.25  # among near-twins: the card must sit a quarter of the way from the named twin toward the next (or nearer); a confused warp sits near 0
+MIN_DETAIL = 0.75  # detail correlation once aligned, for a close call: true cards 0.95+, other games' cards < 0.45
+CLEAR_MARGIN = 0.30  # a margin this wide (over every other card) needs no detail: glare and blur wipe detail out
+CLEAR_FINE_MARGIN = 0.50  # the same among near-twins: the twin-vs-twin projection already is a detail test
 SURE_SCORE = 0.80  # a hypothesis whose cards all score this high is not worth challenging
 CONFIDENT_SCORE = 0.85  # similarity at which a card reads as a sure match (confidence 1)
 CONFIDENT_MARGIN = 0.30  # margin at which a card reads as a sure match
@@ -59,11 +61,29 @@ def _ramp(value: float, low: float, high: float) -> float:
     return float(np.clip((value - low) / (high - low), 0.0, 1.0))
 
 
+def required_detail(match: Match) -> float:
+    """The detail correlation a match needs: MIN_DETAIL for a close call, less as the margin clears.
+
+    A glare spot, blur or a painted texture lowers detail on a true card; a wide margin over every
+    other card (or, among twins, over every twin) is evidence enough that detail need not add.
+    """
+    if match.fine_margin is None:
+        evidence = _ramp(match.margin, MIN_MARGIN, CLEAR_MARGIN)
+    else:
+        evidence = _ramp(match.fine_margin, MIN_FINE_MARGIN, CLEAR_FINE_MARGIN)
+    return MIN_DETAIL * (1.0 - evidence)
+
+
 def judge(match: Match) -> tuple[bool, float]:
-    """Decide whether a match is sure enough to name, and its confidence in 0..1."""
-    accept = match.score >= MIN_SCORE and match.margin >= MIN_MARGIN
+    """Decide whether a match is sure enough to name, and its confidence in 0..1.
+
+    A card whose kind is not wholly in the deck is never named: the photo may show the missing
+    twin, and a deck without it cannot tell (enroll every card of a kind, or none of it).
+    """
+    accept = match.kind_complete and match.score >= MIN_SCORE and match.margin >= MIN_MARGIN
     accept = accept and (match.fine_margin is None or match.fine_margin >= MIN_FINE_MARGIN)
-    accept = accept and (match.detail is None or match.detail >= MIN_DETAIL)
+    required = required_detail(match)
+    accept = accept and (required <= 0 or (match.detail is not None and match.detail >= required))
     margin = match.margin if match.fine_margin is None else min(match.margin, 3 * match.fine_margin)
     if accept:
         sure = min(_ramp(match.score, MIN_SCORE, CONFIDENT_SCORE), _ramp(margin, MIN_MARGIN, CONFIDENT_MARGIN))
@@ -82,9 +102,15 @@ class CardReader:
         """Name the card whose outline has these 4 corners (any order) in a BGR frame."""
         return self._read_quad(frame, corners)[0]
 
+    def recognises(self, frame: np.ndarray, corners: np.ndarray) -> bool:
+        """Whether the outline with these corners shows a card of the deck, even one of a kind the
+        deck does not hold whole (never named, but enrollment must still tell one card from two)."""
+        match = self.deck.match(warp_card(frame, order_corners(corners)), MIN_SCORE, CLEAR_MARGIN)
+        return judge(replace(match, kind_complete=True))[0]
+
     def _read_quad(self, frame: np.ndarray, corners: np.ndarray) -> tuple[CardReading, float]:
         quad = order_corners(corners)
-        match = self.deck.match(warp_card(frame, quad), fine_above=MIN_SCORE)
+        match = self.deck.match(warp_card(frame, quad), MIN_SCORE, CLEAR_MARGIN)
         accept, confidence = judge(match)
         if match.turned:
             quad = np.roll(quad, 2, axis=0)

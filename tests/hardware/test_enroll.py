@@ -49,8 +49,11 @@ def deck_files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_an_enrolled_card_is_read_by_the_scanner_and_the_rest_still_by_the_built_in_art(rig: Rig) -> None:
-    """Enrolled photos let the scanner name a card it could not read; others stay unread."""
+TERRAIN_TWINS = ("forest", "mountain", "water", "any")  # desert's kind: read once all five have photos
+
+
+def test_a_kind_enrolled_whole_is_read_and_other_kinds_still_by_the_built_in_art(rig: Rig) -> None:
+    """Enrolled photos let the scanner name a kind it could not read, once every card of it has one."""
     lay(rig, "desert")
     assert readings(rig) == (None,)  # woodcut art: the built-in deck refuses it
     assert rig.enrollment()["enrolled"] == {} and rig.enrollment()["next"] == "desert"
@@ -59,15 +62,22 @@ def test_an_enrolled_card_is_read_by_the_scanner_and_the_rest_still_by_the_built
         answer = rig.enroll("desert")
         assert answer["card"] == "desert" and answer["card_photos"] == n
         assert answer["file"] == f"cards/desert-{n:03d}.png"
+    lay(rig, "desert")
+    assert readings(rig) == (None,)  # its twins have no photo yet: the built-in art never stands in
+    assert rig.enrollment()["unread"] == list(TERRAIN_TWINS)
+    for card in TERRAIN_TWINS:
+        lay(rig, card)
+        rig.enroll(card)
     assert lay(rig, "desert") == ("desert",)  # the scanner's reader was swapped to the new deck
     progress = rig.enrollment()
-    assert progress["enrolled"] == {"desert": PHOTOS} and progress["photos"] == PHOTOS
-    assert progress["next"] == "forest" and progress["done"] == 1 and progress["total"] == 33
-    lay(rig, "water")
-    assert readings(rig) == (None,)  # not enrolled: still refused, never named desert
+    assert progress["enrolled"] == {"desert": PHOTOS} | {card: 1 for card in TERRAIN_TWINS}
+    assert progress["next"] == "blue-A1" and progress["done"] == 5 and progress["total"] == 33
+    assert progress["unread"] == []
+    lay(rig, "blue-C2")
+    assert set(readings(rig)) == {None}  # a kind not enrolled: our art still refuses the woodcut card
     printed = VirtualTable(random.Random(1), size=SMALL_FRAME, hand_reads=0)  # our own art
-    printed.lay(["water"])
-    assert rig.scanner.eyes.reader.read(printed.read()).named == ("water",)
+    printed.lay(["blue-C2"])
+    assert rig.scanner.eyes.reader.read(printed.read()).named == ("blue-C2",)
 
 
 def test_a_frame_with_two_cards_none_or_a_hand_is_refused_and_nothing_is_written(rig: Rig, tmp_path: Path) -> None:
@@ -136,18 +146,19 @@ def test_no_enrolling_during_a_game_nor_without_a_frame(rig: Rig, table) -> None
     assert rig.enrollment()["enrolled"] == {}
 
 
-def test_forgetting_a_card_puts_the_built_in_art_back(rig: Rig) -> None:
-    """Forgetting a card or the whole deck makes the scanner use the built-in art again."""
-    lay(rig, "desert")
-    rig.enroll("desert")
-    lay(rig, "any")
-    rig.enroll("any")
-    assert lay(rig, "desert") == ("desert",)
+def test_forgetting_a_card_stops_its_kind_and_forgetting_all_puts_the_built_in_art_back(rig: Rig) -> None:
+    """Forgetting one card leaves its kind unread; forgetting the deck brings the built-in art back."""
+    for card in ("desert", *TERRAIN_TWINS):
+        lay(rig, card)
+        rig.enroll(card)
+    assert lay(rig, "any") == ("any",)
     answer = rig.forget("desert")
-    assert answer["removed"] == 1 and answer["enrolled"] == {"any": 1}
-    lay(rig, "desert")
-    assert readings(rig) == (None,)  # woodcut desert unknown again
+    assert answer["removed"] == 1 and "desert" not in answer["enrolled"] and answer["unread"] == ["desert"]
+    lay(rig, "any")
+    assert readings(rig) == (None,)  # the kind lacks desert now: any photo might be the missing one
     assert rig.forget()["enrolled"] == {}
+    lay(rig, "desert")
+    assert readings(rig) == (None,)  # woodcut desert unknown to the built-in art again
     assert not list((rig.owner_deck.folder / "cards").iterdir())
     with pytest.raises(DeckError):
         rig.forget("lava")
@@ -165,8 +176,8 @@ def test_a_rig_without_a_deck_folder_or_camera_says_so(table, tmp_path: Path) ->
         no_deck.enrollment()
 
 
-def test_a_broken_deck_folder_falls_back_to_the_built_in_art(tmp_path: Path, woodcut_table) -> None:
-    """A damaged photo or manifest falls back to the built-in art and reports the problem."""
+def test_a_broken_deck_folder_is_reported_and_never_replaced_by_a_twin(tmp_path: Path, woodcut_table) -> None:
+    """A damaged photo is left out (its card unread), a damaged manifest falls back to the built-in art."""
     from vision.store import enroll
 
     deck = tmp_path / "deck"
@@ -177,7 +188,8 @@ def test_a_broken_deck_folder_falls_back_to_the_built_in_art(tmp_path: Path, woo
     (deck / "cards" / "water-001.png").write_bytes(b"not a picture")
     chosen = reference_deck(deck)
     assert chosen.photos == {"forest": 1} and "water-001.png" in chosen.problem
-    assert chosen.deck.labels.count("water") == 1  # the built-in art stands in for the lost photo
+    assert "water" not in chosen.deck.labels  # the built-in art never stands in for a lost photo of a kind
+    assert "water" in chosen.deck.missing and chosen.deck.labels.count("blue-C2") == 1  # other kinds: ours
     (deck / "manifest.json").write_text("{broken")
     broken = reference_deck(deck)
     assert broken.photos == {} and "manifest" in broken.problem and len(broken.deck) == 33

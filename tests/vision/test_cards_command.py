@@ -21,9 +21,11 @@ def photos(tmp_path: Path) -> dict[str, Path]:
     """Photos of cards drawn in the second style, which the built-in deck does not know."""
     rng = np.random.default_rng(21)
     out = {}
-    for name, cards in {"desert-1": ["desert"], "desert-2": ["desert"], "setup-1": ["setup-09"],
-                        "setup-2": ["setup-09"], "other-setup": ["setup-02"],
-                        "pair": ["setup-09", "desert"]}.items():
+    shots = {"desert-1": ["desert"], "desert-2": ["desert"], "setup-1": ["setup-09"],
+             "setup-2": ["setup-09"], "other-setup": ["setup-02"], "pair": ["setup-09", "desert"],
+             "terrains": ["water", "forest"]}
+    shots |= {terrain: [terrain] for terrain in ("forest", "mountain", "water", "any")}
+    for name, cards in shots.items():
         frame = simulate_frame([render_card(c, WOODCUT) for c in cards], rng, CALM, labels=cards)
         out[name] = tmp_path / f"{name}.jpg"
         cv2.imwrite(str(out[name]), frame.image)
@@ -41,21 +43,39 @@ def test_enroll_then_classify_round_trip(tmp_path: Path, photos, capsys) -> None
     deck = tmp_path / "deck"
     assert main(["cards", "enroll", "--deck", str(deck), "--card", "desert",
                  str(photos["desert-1"]), str(photos["desert-2"])]) == 0
+    for terrain in ("forest", "mountain", "water", "any"):
+        assert main(["cards", "enroll", "--deck", str(deck), "--card", terrain, str(photos[terrain])]) == 0
     assert main(["cards", "enroll", "--deck", str(deck), "--card", "setup-09",
                  str(photos["setup-1"]), str(photos["setup-2"])]) == 0
     assert main(["cards", "enroll", "--deck", str(deck), "--card", "setup-02", str(photos["other-setup"])]) == 0
     manifest = json.loads((deck / "manifest.json").read_text())
-    assert {k: len(v) for k, v in manifest["cards"].items()} == {"desert": 2, "setup-09": 2, "setup-02": 1}
+    assert {k: len(v) for k, v in manifest["cards"].items()} == {
+        "desert": 2, "forest": 1, "mountain": 1, "water": 1, "any": 1, "setup-09": 2, "setup-02": 1}
     capsys.readouterr()
 
-    assert main(["cards", "classify", "--deck", str(deck), str(photos["pair"])]) == 0
+    assert main(["cards", "classify", "--deck", str(deck), str(photos["terrains"])]) == 0
     (line,) = _lines(capsys.readouterr().out)
-    assert line["image"] == str(photos["pair"])
-    assert sorted(c["card"] for c in line["cards"]) == ["desert", "setup-09"]
+    assert line["image"] == str(photos["terrains"])
+    assert sorted(c["card"] for c in line["cards"]) == ["forest", "water"]
     for card in line["cards"]:
         assert set(card) == {"card", "confidence", "corners"}
         assert 0.5 <= card["confidence"] <= 1.0
         assert len(card["corners"]) == 4 and all(len(p) == 2 for p in card["corners"])
+
+
+def test_a_kind_not_wholly_enrolled_is_never_named(tmp_path: Path, photos, capsys) -> None:
+    """With 2 of the 13 set-up cards enrolled, a set-up card is refused: it may be a missing twin."""
+    deck = tmp_path / "deck"
+    assert main(["cards", "enroll", "--deck", str(deck), "--card", "desert", str(photos["desert-1"])]) == 0
+    for terrain in ("forest", "mountain", "water", "any"):
+        assert main(["cards", "enroll", "--deck", str(deck), "--card", terrain, str(photos[terrain])]) == 0
+    assert main(["cards", "enroll", "--deck", str(deck), "--card", "setup-09", str(photos["setup-1"])]) == 0
+    assert main(["cards", "enroll", "--deck", str(deck), "--card", "setup-02", str(photos["other-setup"])]) == 0
+    capsys.readouterr()
+    assert main(["cards", "classify", "--deck", str(deck), str(photos["pair"]), str(photos["setup-2"])]) == 0
+    pair, setup = _lines(capsys.readouterr().out)
+    assert sorted(str(c["card"]) for c in pair["cards"]) == ["None", "desert"]
+    assert [c["card"] for c in setup["cards"]] == [None]
 
 
 def test_built_in_deck_refuses_other_art(photos, capsys) -> None:

@@ -58,7 +58,7 @@ def deck_files(folder: Path) -> dict[str, bytes]:
 
 
 def test_a_card_enrolled_through_the_api_is_named_by_the_scanner(api: ApiClient, woodcut_rig: Rig) -> None:
-    """Cards enrolled through the API are then named by the scanner and counted in progress."""
+    """Cards enrolled through the API are named by the scanner once their kind is whole, and counted."""
     lay(api, woodcut_rig, "desert")
     assert [r["card"] for r in api.get("/api/camera").json["last_reading"]] == [None]  # unknown art
     for n in range(1, PHOTOS + 1):
@@ -66,13 +66,19 @@ def test_a_card_enrolled_through_the_api_is_named_by_the_scanner(api: ApiClient,
         reply = api.post("/api/deck/enroll", {"card": "desert"}, mayor=True)
         assert reply.status_code == 200, reply.json
         assert reply.json["card"] == "desert" and reply.json["card_photos"] == n
+    assert reply.json["unread"] == ["forest", "mountain", "water", "any"]
+    for card in ("forest", "mountain", "water", "any"):
+        lay(api, woodcut_rig, card)
+        assert api.post("/api/deck/enroll", {"card": card}, mayor=True).status_code == 200
     lay(api, woodcut_rig, "desert")
+    lay(api, woodcut_rig, "desert")  # another card lay there before: the vote starts over
     camera = api.get("/api/camera").json
-    assert camera["stable"] == ["desert"] and camera["last_reading"][0]["card"] == "desert"
+    assert camera["stable"] == ["desert"] and camera["last_reading"][0]["card"] == "desert", camera["last_reading"]
     progress = api.get("/api/deck/enroll")
     assert progress.status_code == 200
-    assert progress.json["enrolled"] == {"desert": PHOTOS} and progress.json["next"] == "forest"
-    assert progress.json["done"] == 1 and progress.json["total"] == 33 and progress.json["problem"] is None
+    assert progress.json["enrolled"]["desert"] == PHOTOS and progress.json["next"] == "blue-A1"
+    assert progress.json["done"] == 5 and progress.json["total"] == 33 and progress.json["problem"] is None
+    assert progress.json["unread"] == []
 
 
 @pytest.mark.parametrize("cards, needle", [(["desert", "water"], "several cards"), ([], "no card")])
@@ -145,14 +151,15 @@ def test_serve_reads_against_the_deck_in_the_data_folder(tmp_path: Path, web_ser
     from web.settings import Settings
 
     woodcut = WoodcutTable(random.Random(2), size=SMALL_FRAME, hand_reads=0, clear_reads=0)
-    woodcut.lay(["forest"])
     data = tmp_path / "data"
-    enroll(data / "deck", "forest", woodcut.read())
+    for terrain in ("forest", "desert", "mountain", "water", "any"):  # a kind is read once whole
+        woodcut.lay([terrain])
+        enroll(data / "deck", terrain, woodcut.read())
     woodcut.lay(["forest"])
     frame = woodcut.read()
     settings = Settings(data_dir=data, camera="virtual", speech=False).with_overrides(gpio="mock")
     rig = open_rig(settings, web_services)  # started: the scanner thread runs
     web_services.rig = rig  # closed with the services
     assert rig.owner_deck.folder == data / "deck"
-    assert rig.enrollment()["enrolled"] == {"forest": 1}
+    assert rig.enrollment()["enrolled"]["forest"] == 1 and rig.enrollment()["done"] == 5
     assert rig.scanner.eyes.reader.read(frame).named == ("forest",)  # the woodcut forest, by its photo

@@ -26,6 +26,7 @@
 
   let enrollIndex = 0;
   let enrolled = {};  /* card ID -> photos of it in the owner's deck, as the server last said */
+  let unread = [];  /* cards still without a photo in a kind partly enrolled: that kind is not read yet */
   const cardIds = cfg.card_ids || [];
 
   function renderEnroll() {
@@ -36,6 +37,8 @@
     byId("enroll-card").textContent = T.mayor.cardName(id);
     byId("enroll-back").disabled = enrollIndex === 0;
     byId("enroll-forget").disabled = !enrolled[id];
+    byId("enroll-unread").textContent = unread.length ?
+      t("enroll.unread", { cards: unread.map((c) => T.mayor.cardName(c)).join(", ") }) : "";
   }
 
   byId("enroll-open").addEventListener("click", async () => {
@@ -44,6 +47,7 @@
     try {
       const doc = await T.api("GET", cfg.api.enroll);
       enrolled = doc.enrolled || {};
+      unread = doc.unread || [];
       if (doc.next && cardIds.includes(doc.next)) enrollIndex = cardIds.indexOf(doc.next);
     } catch (err) { /* the walk through the cards works without the progress */ }
     renderEnroll();
@@ -58,6 +62,7 @@
     try {
       const doc = await T.api("POST", cfg.api.enroll, { card: id });
       enrolled = doc.enrolled || enrolled;
+      unread = doc.unread || unread;
       result.textContent = t("enroll.done", { card: T.mayor.cardName(id) }) + " " +
         t("enroll.photos", { n: doc.card_photos || 0 });
       if (enrollIndex < cardIds.length - 1) { enrollIndex += 1; renderEnroll(); }
@@ -72,6 +77,7 @@
     try {
       const doc = await T.api("DELETE", cfg.api.enroll + "/" + encodeURIComponent(id));
       enrolled = doc.enrolled || {};
+      unread = doc.unread || [];
       result.textContent = t("enroll.forgotten", { card: T.mayor.cardName(id) });
       renderEnroll();
     } catch (err) {

@@ -1,0 +1,89 @@
+"""Card art in several independent styles, for the simulator: every card ID and the three backs.
+
+A style is drawn by its own code path (own shapes, colours, fonts and layout), so a reader tuned
+on one style can be measured on another it has never seen:
+
+    STANDARD, WOODCUT   vision.render: the built-in deck and its second style (backs all alike)
+    PAINTED             vision.art.painted: full-bleed painted cards modelled on the published
+                        deck's structure: one leafy frame on all terrain cards (only a central
+                        hexagon differs), one gold star on all bonus cards (only a small top band
+                        differs), set-up scrolls that differ only in their ten letters
+    FLAT                vision.art.flat: flat colours inside white borders, block letters
+
+    face = card_face("painted", "blue-C2", px_per_mm=4.0)   # BGR uint8, 63x88 mm, deterministic
+    back = card_back("flat", BackKind.RED)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+
+import numpy as np
+
+from vision.cards import CARD_IDS
+from vision.render import STANDARD, WOODCUT, render_back, render_card
+
+
+class BackKind(Enum):
+    """The three card backs of the game: the terrain deck's, the blue and the red bonus cards'."""
+
+    TERRAIN = "terrain"
+    BLUE = "blue"
+    RED = "red"
+
+
+@dataclass(frozen=True)
+class ArtStyle:
+    """One drawing of the whole deck: face(card, px_per_mm) and back(kind, px_per_mm)."""
+
+    name: str
+    face: Callable[[str, float], np.ndarray]
+    back: Callable[[BackKind, float], np.ndarray]
+
+
+def _builtin(style) -> ArtStyle:
+    """The renderer's styles have one back for every card."""
+    return ArtStyle(style.name, lambda card, ppm: render_card(card, style, ppm),
+                    lambda kind, ppm: render_back(style, ppm))
+
+
+def _painted() -> ArtStyle:
+    from vision.art import painted
+    return ArtStyle("painted", painted.render_face, painted.render_back)
+
+
+def _flat() -> ArtStyle:
+    from vision.art import flat
+    return ArtStyle("flat", flat.render_face, flat.render_back)
+
+
+_STYLES: dict[str, Callable[[], ArtStyle]] = {
+    "standard": lambda: _builtin(STANDARD),
+    "woodcut": lambda: _builtin(WOODCUT),
+    "painted": _painted,
+    "flat": _flat,
+}
+STYLE_NAMES = tuple(_STYLES)
+
+
+@cache
+def art_style(name: str) -> ArtStyle:
+    """The style of that name; ValueError for an unknown one."""
+    if name not in _STYLES:
+        raise ValueError(f"unknown card style {name!r} (known: {', '.join(STYLE_NAMES)})")
+    return _STYLES[name]()
+
+
+def card_face(style: str, card: str, px_per_mm: float = 4.0) -> np.ndarray:
+    """One card face in a style, BGR uint8, portrait 63x88 mm; ValueError for an unknown card."""
+    if card not in CARD_IDS:
+        raise ValueError(f"unknown card ID {card!r}")
+    return art_style(style).face(card, px_per_mm)
+
+
+def card_back(style: str, kind: BackKind, px_per_mm: float = 4.0) -> np.ndarray:
+    """One card back in a style, BGR uint8, portrait 63x88 mm."""
+    return art_style(style).back(kind, px_per_mm)
