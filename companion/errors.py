@@ -36,6 +36,17 @@ class ConflictError(TucanaError, RuntimeError):
     """An action that clashes with the current state of a resource (a stale sequence number)."""
 
 
+class StorageFull(TucanaError, OSError):
+    """The Pi's storage (its SD card) is full: nothing was saved, and nothing changed."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(
+            message
+            or "the Pi's storage is full, so nothing was saved: free some space on its SD card "
+            "(old exports, photos, logs) and try again"
+        )
+
+
 class CardReadError(TucanaError, ValueError):
     """An image or frame that cannot be read as a picture (empty, corrupt, wrong shape)."""
 

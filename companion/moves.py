@@ -8,6 +8,7 @@ from enum import Enum
 from typing import Any
 
 from companion.errors import LogFormatError
+from companion.names import clean_name, clean_players
 
 
 class Island(Enum):
@@ -187,12 +188,7 @@ def _players(value: Any) -> tuple[str, ...]:
     names = _list(value, "players")
     if not 1 <= len(names) <= MAX_PLAYERS:
         raise LogFormatError(f"players must name 1 to {MAX_PLAYERS} players, not {len(names)}")
-    for name in names:
-        if not isinstance(name, str) or not name.strip() or name != name.strip():
-            raise LogFormatError(f"player names must be non-empty text without outer spaces: {name!r}")
-    if len(set(names)) != len(names):
-        raise LogFormatError("player names must be unique")
-    return tuple(names)
+    return clean_players(names)
 
 
 def _start_village(value: Any) -> int:
@@ -225,14 +221,8 @@ def _reveal(obj: dict) -> Reveal:
     return Reveal(cards=tuple(_enum(Terrain, c, "cards") for c in cards))  # type: ignore[arg-type]
 
 
-def _player(value: Any) -> str:
-    if not isinstance(value, str) or not value:
-        raise LogFormatError(f"player must be a name, not {value!r}")
-    return value
-
-
 def _claim(obj: dict) -> Claim:
-    player = _player(obj["player"])
+    player = clean_name(obj["player"])
     given = [k for k in ("sight", "village", "red") if k in obj]
     if len(given) != 1:
         raise LogFormatError("a claim names exactly one of sight, village or red")
@@ -271,7 +261,7 @@ def _space(value: Any, field: str) -> tuple[int, int]:
 
 def _trail(obj: dict) -> Trail:
     return Trail(
-        player=_player(obj["player"]),
+        player=clean_name(obj["player"]),
         from_=_space(obj["from"], "from"),
         to=_space(obj["to"], "to"),
         bonus=_bool(obj.get("bonus", False), "bonus"),
@@ -296,7 +286,7 @@ def parse_entry(obj: Any) -> Entry:
     if not isinstance(obj, dict):
         raise LogFormatError("an entry is a JSON object")
     kind = obj.get("type")
-    if kind not in ENTRY_TYPES:
+    if not isinstance(kind, str) or kind not in ENTRY_TYPES:
         raise LogFormatError(f"unknown entry type {kind!r}")
     fields = set(obj) - {"type"}
     missing = _REQUIRED[kind] - fields
@@ -308,13 +298,21 @@ def parse_entry(obj: Any) -> Entry:
     return _PARSERS[kind](obj)
 
 
+def load_json(text: str) -> Any:
+    """Decode JSON text; whatever json refuses (bad syntax, deep nesting, huge numbers) is a LogFormatError."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LogFormatError(f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise LogFormatError("not valid JSON here (nested too deeply)") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise LogFormatError(f"not valid JSON here ({exc})") from None
+
+
 def parse_line(line: str) -> Entry:
     """Parse one JSONL line into an entry."""
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise LogFormatError(f"not valid JSON ({exc.msg})") from None
-    return parse_entry(obj)
+    return parse_entry(load_json(line))
 
 
 def entry_to_dict(entry: Entry) -> dict[str, Any]:
@@ -352,6 +350,18 @@ def entry_to_dict(entry: Entry) -> dict[str, Any]:
     return out
 
 
+# Line breaks to some readers (JavaScript, str.splitlines) that JSON lets stand raw in a string:
+# escaped, so every line of an export is one entry whatever splits it.
+_LINE_BREAKS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
+
+
+def escape_line_breaks(line: str) -> str:
+    """A JSON line with U+2028, U+2029 and U+0085 written as escapes (the same JSON value)."""
+    for char, escape in _LINE_BREAKS.items():
+        line = line.replace(char, escape)
+    return line
+
+
 def dump_line(entry: Entry) -> str:
     """One compact JSONL line for an entry (no newline)."""
-    return json.dumps(entry_to_dict(entry), separators=(", ", ": "), ensure_ascii=False)
+    return escape_line_breaks(json.dumps(entry_to_dict(entry), separators=(", ", ": "), ensure_ascii=False))

@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from companion.errors import ConflictError
 from companion.events import Event
 from companion.game import Game
 from companion.moves import Entry, NewGame
@@ -23,6 +24,16 @@ class Accepted:
     entry: Entry
     events: tuple[Event, ...]
     state: GameState
+
+
+@dataclass(frozen=True)
+class Imported:
+    """A log stored as a new game: its id, last seq and state; fresh is False for a retry."""
+
+    game_id: int
+    seq: int
+    state: GameState
+    fresh: bool
 
 
 Listener = Callable[[Accepted], None]
@@ -78,19 +89,32 @@ class Table:
         with self._lock:
             return self._game_id, self._seq, self._game.state
 
-    def submit(self, entry: Entry) -> Accepted:
-        """Check an entry against the rules, store it durably, notify listeners; raises on refusal."""
+    def submit(self, entry: Entry, *, expect_seq: int | None = None,
+               request_id: str | None = None) -> Accepted:
+        """Check an entry against the rules, store it durably, notify listeners; raises on refusal.
+
+        expect_seq: the seq the sender last saw; another one is refused (ConflictError), checked
+        under the lock so two senders who saw the same seq cannot both get in. request_id: the
+        client's id for this request; one already stored answers with the entry it added then,
+        adding nothing (a retry whose first answer was lost, even across a restart).
+        """
         with self._lock:
+            if request_id is not None and (done := self._store.find_request(request_id)):
+                return self._earlier(entry, *done)
+            if expect_seq is not None and expect_seq != self._seq:
+                raise ConflictError(
+                    f"the log moved on: you saw entry {expect_seq}, the newest is {self._seq}; reload"
+                )
             if isinstance(entry, NewGame):
                 game, events = Game().apply(entry)
-                game_id = self._store.start_game(entry)
+                game_id = self._store.start_game(entry, request_id=request_id)
                 seq = 1
             else:
                 game, events = self._game.apply(entry)
                 if self._game_id is None:  # apply() refuses everything but new_game on an empty game
                     raise AssertionError("no game to append to")
                 game_id = self._game_id
-                seq = self._store.append(game_id, entry)
+                seq = self._store.append(game_id, entry, request_id=request_id)
             self._game, self._game_id, self._seq = game, game_id, seq
             accepted = Accepted(game_id, seq, entry, tuple(events), game.state)
             # Listeners run under the lock so they see entries in sequence order; they only queue work.
@@ -100,6 +124,30 @@ class Table:
                 except Exception:  # a broken screen must not turn an accepted entry into an error
                     _log.exception("listener failed on entry %s", seq)
             return accepted
+
+    def _earlier(self, entry: Entry, game_id: int, seq: int) -> Accepted:
+        """The Accepted a request id's entry got when it was stored, rebuilt from the log."""
+        entries = [e for s, e in self._store.entries(game_id) if s <= seq]
+        if not entries or entries[-1] != entry:
+            raise ConflictError("this request id was used for another entry: send a new one")
+        game, events = Game.replay(entries[:-1]).apply(entries[-1])
+        return Accepted(game_id, seq, entry, tuple(events), game.state)
+
+    def import_game(self, text: str, *, request_id: str | None = None) -> Imported:
+        """Store a checked JSONL log as a new game and make it current.
+
+        A request id already stored answers with that import's game as it was stored, and
+        changes nothing (fresh is False then).
+        """
+        with self._lock:
+            done = self._store.find_request(request_id) if request_id is not None else None
+            if done is not None:
+                game_id, seq = done
+                entries = [e for s, e in self._store.entries(game_id) if s <= seq]
+                return Imported(game_id, seq, Game.replay(entries).state, fresh=False)
+            game_id = self._store.import_jsonl(text, request_id=request_id)
+            self._load(game_id)
+            return Imported(game_id, self._seq, self._game.state, fresh=True)
 
     def open_game(self, game_id: int) -> None:
         """Make a stored game (an imported one, say) the current game."""

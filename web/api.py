@@ -6,31 +6,32 @@ The rules live in the engine. web/API.md describes every route for the pages.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import BadRequest, NotFound, ServiceUnavailable
 
-from companion.errors import ConflictError, PermissionRefused
-from companion.moves import TYPE_NAMES, Claim, Entry, Trail, parse_entry
+from companion.errors import ConflictError, LogFormatError, PermissionRefused
+from companion.moves import TYPE_NAMES, Claim, Entry, Trail, load_json, parse_entry
+from companion.names import clean_name
 from companion.sheet import SeatMode
+from web.idempotency import EXPECT_SEQ_HEADER, request_id
 from web.seat_modes import PICKABLE
 from web.security import (
     MAYOR_COOKIE,
-    MAYOR_COOKIE_MAX_AGE_S,
     PIN_HEADER,
     SEAT_COOKIE,
     SEAT_COOKIE_MAX_AGE_S,
 )
 from web.serialize import accepted_json, entry_json, state_json
 from web.services import Services
+from web.sessions import MAYOR_SESSION_S
 from web.stream import TooManyStreams
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-EXPECT_SEQ_HEADER = "X-Expect-Seq"  # optional: the seq the sender last saw; another one -> 409
 JSONL_TYPES = "application/x-ndjson"
+WHOLE_NUMBER_MAX = 2**63 - 1  # SQLite's integers: a larger seq or game id cannot exist
 
 
 def services() -> Services:
@@ -44,12 +45,22 @@ def _body() -> dict[str, Any]:
     if not text.strip():
         raise BadRequest("the request needs a JSON object as its body")
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BadRequest(f"the body is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        doc = load_json(text)
+    except LogFormatError as exc:
+        raise BadRequest(f"the body is {exc}") from None
     if not isinstance(doc, dict):
         raise BadRequest("the body must be a JSON object")
     return doc
+
+
+def whole_number(name: str, raw: str | None) -> int | None:
+    """A query or header value that must be a whole number (ASCII digits, 0 to 2^63-1), or None."""
+    if raw is None:
+        return None
+    text = raw.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) > WHOLE_NUMBER_MAX:
+        raise BadRequest(f"{name} must be a whole number from 0 to {WHOLE_NUMBER_MAX}, not {raw!r}")
+    return int(text)
 
 
 def _field(doc: dict[str, Any], name: str, allowed: set[str]) -> str:
@@ -60,7 +71,17 @@ def _field(doc: dict[str, Any], name: str, allowed: set[str]) -> str:
     value = doc.get(name)
     if not isinstance(value, str) or not value:
         raise BadRequest(f"{name} must be non-empty text")
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise BadRequest(f"{name} must be valid Unicode text (it holds a lone surrogate)")
     return value
+
+
+def _player(doc: dict[str, Any]) -> str:
+    """The {"player": name} of a seat request, in the engine's one form of a name."""
+    try:
+        return clean_name(_field(doc, "player", {"player"}))
+    except LogFormatError as exc:
+        raise BadRequest(str(exc)) from None
 
 
 def _address() -> str:
@@ -74,7 +95,7 @@ def is_mayor() -> bool:
     if pin is not None:
         security.check_pin(pin, _address())
         return True
-    return security.is_mayor_token(request.cookies.get(MAYOR_COOKIE))
+    return security.is_mayor_session(request.cookies.get(MAYOR_COOKIE))
 
 
 def require_mayor(what: str) -> None:
@@ -86,7 +107,7 @@ def require_mayor(what: str) -> None:
 def seat_player() -> str | None:
     """The player whose seat this phone holds in the current game, or None."""
     s = services()
-    return s.security.seats.player_for(s.table.game_id, request.cookies.get(SEAT_COOKIE))
+    return s.security.seats.player_for(s.table.game_id, request.cookies.get(SEAT_COOKIE), _address())
 
 
 _SEAT_ENTRIES = {Claim: "claim", Trail: "draw"}  # entries a seat makes for itself, and the verb
@@ -112,22 +133,11 @@ def _picks(game_id: int | None) -> dict[str, SeatMode]:
     return services().seat_modes.picks(game_id)
 
 
-def _check_expected_seq() -> None:
-    raw = request.headers.get(EXPECT_SEQ_HEADER)
-    if raw is None:
-        return
-    if not raw.isdigit():
-        raise BadRequest(f"{EXPECT_SEQ_HEADER} must be a whole number, not {raw!r}")
-    now = services().table.seq
-    if int(raw) != now:
-        raise ConflictError(f"the log moved on: you saw entry {raw}, the newest is {now}; reload")
-
-
 @bp.get("/session")
 def session() -> Response:
     """Who this browser is: its CSRF token, its seat, whether it is the Mayor (and then the PIN)."""
     s = services()
-    mayor = s.security.is_mayor_token(request.cookies.get(MAYOR_COOKIE))
+    mayor = s.security.is_mayor_session(request.cookies.get(MAYOR_COOKIE))
     doc: dict[str, Any] = {
         "csrf": g.csrf_token,
         "game_id": s.table.game_id,
@@ -149,12 +159,10 @@ def state() -> Response:
 @bp.get("/log")
 def log() -> Response:
     """The current game's entries after ?since=N (default 0)."""
-    since = request.args.get("since", "0")
-    if not since.isdigit():
-        raise BadRequest(f"since must be a whole number, not {since!r}")
+    since = whole_number("since", request.args.get("since", "0"))
     table = services().table
     game_id, seq, _ = table.snapshot()
-    entries = [entry_json(s, e) for s, e in table.log_since(int(since)) if s <= seq]
+    entries = [entry_json(s, e) for s, e in table.log_since(since or 0) if s <= seq]
     return jsonify({"game_id": game_id, "seq": seq, "entries": entries})
 
 
@@ -175,10 +183,8 @@ def games() -> Response:
 def export() -> Response:
     """A game's log as a JSONL download (?game_id=N, default the current game)."""
     s = services()
-    raw = request.args.get("game_id")
-    if raw is not None and not raw.isdigit():
-        raise BadRequest(f"game_id must be a whole number, not {raw!r}")
-    game_id = int(raw) if raw is not None else s.table.game_id
+    asked = whole_number("game_id", request.args.get("game_id"))
+    game_id = asked if asked is not None else s.table.game_id
     if game_id is None:
         raise NotFound("no game to export yet")
     text = s.store.export_jsonl(game_id)
@@ -195,11 +201,11 @@ def import_log() -> tuple[Response, int]:
     require_mayor("importing a log")
     text = request.get_data(as_text=True)
     s = services()
-    game_id = s.store.import_jsonl(text)  # RefusedLine names the line; nothing is stored then
-    s.table.open_game(game_id)
-    s.hub.reset()
-    gid, seq, st = s.table.snapshot()
-    return jsonify({"game_id": gid, "seq": seq, "state": state_json(gid, seq, st, _picks(gid))}), 201
+    done = s.table.import_game(text, request_id=request_id())  # RefusedLine names the line
+    if done.fresh:
+        s.hub.reset()
+    state = state_json(done.game_id, done.seq, done.state, _picks(done.game_id))
+    return jsonify({"game_id": done.game_id, "seq": done.seq, "state": state}), 201
 
 
 @bp.post("/events")
@@ -207,33 +213,37 @@ def post_entry() -> tuple[Response, int]:
     """Add one contract-1 entry to the current game (or start one with new_game)."""
     entry = parse_entry(_body())
     _authorise(entry)
-    _check_expected_seq()
-    accepted = services().table.submit(entry)
+    expect_seq = whole_number(EXPECT_SEQ_HEADER, request.headers.get(EXPECT_SEQ_HEADER))
+    accepted = services().table.submit(entry, expect_seq=expect_seq, request_id=request_id())
     return jsonify(accepted_json(accepted, picks=_picks(accepted.game_id))), 201
 
 
 @bp.get("/seats")
 def seats() -> Response:
-    """The players of the current game and whether a phone holds each seat."""
+    """The players of the current game and whether a phone holds each seat (the Mayor sees more)."""
     s = services()
     game_id, _, st = s.table.snapshot()
-    taken = s.security.seats.taken(game_id)
+    holders = s.security.seats.holders(game_id)
     mine = seat_player()
-    return jsonify({
-        "game_id": game_id,
-        "seats": [{"player": p, "taken": p in taken, "mine": p == mine} for p in st.players],
-    })
+    mayor = s.security.is_mayor_session(request.cookies.get(MAYOR_COOKIE))
+    seats = []
+    for p in st.players:
+        seat: dict[str, Any] = {"player": p, "taken": p in holders, "mine": p == mine}
+        if mayor and p in holders:  # when it was taken and from how many addresses: a copied cookie shows
+            seat.update(since=holders[p].since, devices=holders[p].devices)
+        seats.append(seat)
+    return jsonify({"game_id": game_id, "seats": seats})
 
 
 @bp.post("/seats/join")
 def join_seat() -> Response:
     """Take a seat of the current game: sets the HttpOnly seat cookie."""
-    player = _field(_body(), "player", {"player"})
+    player = _player(_body())
     s = services()
     game_id, _, st = s.table.snapshot()
     if game_id is None or player not in st.players:
         raise BadRequest(f"{player!r} is not a player of the current game")
-    token = s.security.seats.join(game_id, player, request.cookies.get(SEAT_COOKIE))
+    token = s.security.seats.join(game_id, player, request.cookies.get(SEAT_COOKIE), _address())
     response = jsonify({"game_id": game_id, "seat": player})
     response.set_cookie(SEAT_COOKIE, token, max_age=SEAT_COOKIE_MAX_AGE_S, httponly=True,
                         samesite="Strict", path="/")
@@ -276,7 +286,7 @@ def leave_seat() -> Response:
 def free_seat() -> Response:
     """Mayor: free a player's seat so another phone can take it."""
     require_mayor("freeing a seat")
-    player = _field(_body(), "player", {"player"})
+    player = _player(_body())
     s = services()
     freed = s.table.game_id is not None and s.security.seats.free(s.table.game_id, player)
     return jsonify({"player": player, "freed": freed})
@@ -287,9 +297,13 @@ def mayor_login() -> Response:
     """Check the Mayor's PIN once; sets the HttpOnly mayor cookie and answers the PIN."""
     pin = _field(_body(), "pin", {"pin"})
     security = services().security
-    security.check_pin(pin, _address())
-    response = jsonify({"mayor": True, "pin": security.pin})
-    response.set_cookie(MAYOR_COOKIE, security.mayor_token(), max_age=MAYOR_COOKIE_MAX_AGE_S,
+    session_id = security.login(pin, _address())
+    doc: dict[str, Any] = {"mayor": True, "pin": security.pin}
+    wrong = security.guard.report()
+    if wrong:  # someone tried PINs since the last login: the console says so
+        doc["wrong_pins"] = wrong
+    response = jsonify(doc)
+    response.set_cookie(MAYOR_COOKIE, session_id, max_age=int(MAYOR_SESSION_S),
                         httponly=True, samesite="Strict", path="/")
     return response
 
@@ -298,14 +312,15 @@ def mayor_login() -> Response:
 def mayor() -> Response:
     """Whether this browser is the Mayor's console; the PIN comes with a yes."""
     security = services().security
-    if security.is_mayor_token(request.cookies.get(MAYOR_COOKIE)):
+    if security.is_mayor_session(request.cookies.get(MAYOR_COOKIE)):
         return jsonify({"mayor": True, "pin": security.pin})
     return jsonify({"mayor": False})
 
 
 @bp.post("/mayor/logout")
 def mayor_logout() -> Response:
-    """Forget the mayor cookie of this browser."""
+    """End this browser's Mayor session (revoked on the server) and forget its cookie."""
+    services().security.sessions.revoke(request.cookies.get(MAYOR_COOKIE))
     response = jsonify({"mayor": False})
     response.delete_cookie(MAYOR_COOKIE, path="/", samesite="Strict", httponly=True)
     return response
@@ -315,14 +330,14 @@ def mayor_logout() -> Response:
 def stream() -> Response:
     """Server-Sent Events: `entry` and `reset` messages with id = seq, keep-alive comments."""
     raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
-    game = request.args.get("game_id")
-    for name, value in (("Last-Event-ID", raw), ("game_id", game)):
-        if value is not None and not value.strip().isdigit():
-            raise BadRequest(f"{name} must be a whole number, not {value!r}")
+    last_event_id = whole_number("Last-Event-ID", raw)
+    game_id = whole_number("game_id", request.args.get("game_id"))
     try:
         body = services().hub.stream(
-            last_event_id=int(raw) if raw is not None else None,
-            game_id=int(game) if game is not None else None,
+            last_event_id=last_event_id,
+            game_id=game_id,
+            client=_address(),
+            disconnected=request.environ.get("waitress.client_disconnected"),
         )
     except TooManyStreams as exc:
         raise ServiceUnavailable(str(exc)) from None

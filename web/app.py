@@ -14,9 +14,11 @@ from companion.errors import (
     HardwareError,
     PermissionRefused,
     RefusedLine,
+    StorageFull,
     TucanaError,
     UnknownGameError,
 )
+from web import idempotency
 from web.security import CSRF_COOKIE, PinLockout, csrf_refusal
 from web.services import Services
 
@@ -29,9 +31,30 @@ _STATUS: tuple[tuple[type[TucanaError], int], ...] = (
     (PermissionRefused, 403),
     (ConflictError, 409),
     (UnknownGameError, 404),
+    (StorageFull, 507),
     (HardwareError, 503),
     (TucanaError, 400),
 )
+
+# Every script, style, image and stream comes from the Pi itself (the phones have no internet),
+# so nothing else may run, load or frame the pages: an injected tag would find nothing to do.
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",  # frame-ancestors for browsers older than CSP 2
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
 
 
 def error_status(error: TucanaError) -> int:
@@ -78,6 +101,14 @@ def _register_csrf(app: Flask) -> None:
         return response
 
 
+def _register_headers(app: Flask) -> None:
+    @app.after_request
+    def _security_headers(response: Response) -> Response:
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+
 def create_app(config: Mapping[str, Any] | None = None, *, services: Services | None = None) -> Flask:
     """Build the app around the given services (a test's, or those `tucana serve` opened)."""
     app = Flask(__name__)
@@ -100,6 +131,8 @@ def create_app(config: Mapping[str, Any] | None = None, *, services: Services | 
         app.register_blueprint(blueprint)
     _register_errors(app)
     _register_csrf(app)
+    idempotency.install(app, lambda: services.answers)  # after the CSRF check: a forgery gets nothing
+    _register_headers(app)
 
     @app.get("/healthz")
     def healthz() -> Response:

@@ -1,4 +1,4 @@
-"""The `tucana` command line (contract 2): serve, replay and cards, each in web/commands/."""
+"""The `tucana` command line (contract 2): serve, replay, cards and pin, each in web/commands/."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ COMMANDS = {
     "serve": "web.commands.serve",
     "replay": "web.commands.replay",
     "cards": "web.commands.cards",
+    "pin": "web.commands.pin",
 }
 
 EXIT_REFUSED = 2  # contract 2: a refused log or bad input exits 2 with the message

@@ -263,6 +263,25 @@ def _hardware_paths() -> dict[str, Any]:
     }
 
 
+_IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string"},
+    "description": "one random key per user action (8-128 of A-Z a-z 0-9 - _), sent again with a retry: "
+                   "the retry gets the first answer and changes nothing; the same key with another "
+                   "request -> 422",
+}
+
+
+def _changing(paths: dict[str, Any]) -> dict[str, Any]:
+    """Every POST and DELETE takes an Idempotency-Key and may answer 422 or 507 (storage full)."""
+    for operations in paths.values():
+        for method, op in operations.items():
+            if method in ("post", "delete"):
+                op["parameters"] = [*op.get("parameters", []), _IDEMPOTENCY_KEY]
+                op["responses"].setdefault("422", _ERROR)
+                op["responses"].setdefault("507", _ERROR)
+    return paths
+
+
 def document() -> dict[str, Any]:
     """The whole OpenAPI document."""
     schemas = _entry_schemas()
@@ -282,7 +301,7 @@ def document() -> dict[str, Any]:
                            "with cookies need the X-CSRF-Token header equal to the tucana_csrf cookie.",
         },
         "servers": [{"url": "/api"}],
-        "paths": _paths(),
+        "paths": _changing(_paths()),
         "components": {
             "schemas": schemas,
             "responses": {"Error": {"description": "Refused; nothing changed",

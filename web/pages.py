@@ -18,6 +18,7 @@ from markupsafe import Markup
 from werkzeug.routing import BuildError
 
 from companion.moves import MAX_PLAYERS, VILLAGES, Island, Sight
+from companion.names import NAME_MAX_CHARS
 from companion.rules import SETUP_CARDS, red_card_count
 from vision.cards import CARD_IDS
 from web import i18n
@@ -71,6 +72,7 @@ _API_ENDPOINTS = {
     "seat_list": "api.seats",
     "seat_free": "api.free_seat",
     "mayor_login": "api.mayor_login",
+    "mayor_logout": "api.mayor_logout",
     "camera": "hardware_api.camera_status",
     "snapshot": "hardware_api.snapshot",
     "crop": "hardware_api.crop",
@@ -149,7 +151,7 @@ def table() -> str:
 def mayor() -> str:
     """The Mayor's console (the PIN unlocks it in the page)."""
     services = _services()
-    is_mayor = services.security.is_mayor_token(request.cookies.get(MAYOR_COOKIE))
+    is_mayor = services.security.is_mayor_session(request.cookies.get(MAYOR_COOKIE))
     return _render(
         "pages/mayor.html",
         "mayor",
@@ -158,6 +160,7 @@ def mayor() -> str:
             is_mayor=is_mayor,
             has_camera=_has_camera(),
             max_players=MAX_PLAYERS,
+            name_max_chars=NAME_MAX_CHARS,
             red_counts={n: red_card_count(n) for n in range(1, MAX_PLAYERS + 1)},
             villages=VILLAGES,
             card_ids=list(CARD_IDS),  # contract 2's order: the order enrollment asks for them

@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.store import LogStore
 from companion.table import Table
+from web.idempotency import ANSWERS_FILE, AnswerBook
 from web.seat_modes import SEAT_MODES_FILE, SeatModes
 from web.security import Security
 from web.stream import StreamHub
@@ -28,6 +29,7 @@ class Services:
     table: Table
     hub: StreamHub
     security: Security
+    answers: AnswerBook = field(default_factory=AnswerBook)  # first answers by Idempotency-Key
     seat_modes: SeatModes = field(default_factory=SeatModes)  # each seat's paper/sheet pick
     rig: Any = None  # the hardware rig (camera, scanner, controls); None = manual entry only
     settings: Any = None  # web.settings.Settings when served; None in tests
@@ -49,11 +51,16 @@ class Services:
             self.rig.close()
             self.rig = None
         self.store.close()
+        self.answers.close()
 
 
 def build_services(data_dir: Path, *, rig: Any = None, settings: Any = None,
-                   keepalive_s: float | None = None) -> Services:
-    """Open the SQLite log in data_dir, resume the newest game, and wire the hub and security."""
+                   keepalive_s: float | None = None,
+                   notify: Callable[[str], None] | None = None) -> Services:
+    """Open the SQLite log in data_dir, resume the newest game, and wire the hub and security.
+
+    notify: where a warning for the Pi's terminal goes (wrong PINs), logging's by default.
+    """
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     store = LogStore(data_dir / DB_FILE)
@@ -61,6 +68,7 @@ def build_services(data_dir: Path, *, rig: Any = None, settings: Any = None,
     seat_modes = SeatModes(data_dir / SEAT_MODES_FILE)
     extra = {} if keepalive_s is None else {"keepalive_s": keepalive_s}
     hub = StreamHub(table, picks=seat_modes.picks, **extra)
-    security = Security.in_folder(data_dir)
-    return Services(store=store, table=table, hub=hub, security=security, seat_modes=seat_modes,
+    security = Security.in_folder(data_dir, notify=notify)
+    return Services(store=store, table=table, hub=hub, security=security,
+                    answers=AnswerBook(data_dir / ANSWERS_FILE), seat_modes=seat_modes,
                     rig=rig, settings=settings)

@@ -4,12 +4,21 @@ A stream starts with a reconnect hint and a `hello`, then catches up from Last-E
 follows live. Each accepted entry is serialised once and shared by every stream. A stream whose
 phone does not read fast enough is closed rather than allowed to grow memory: its browser
 reconnects with Last-Event-ID and catches up from the log, which loses nothing.
+
+Slots are shared fairly: one address holds at most STREAMS_PER_CLIENT streams (its newest; a
+phone that reloads keeps working), and when every slot is taken a newcomer takes the oldest
+stream of the address holding the most, or, when every address holds about as many, the oldest
+stream of all: a new phone always gets its stream, and streams held open by someone who never
+reads them are pushed out by phones that do (a phone pushed out reconnects and catches up).
+A stream whose phone went away is freed within DISCONNECT_POLL_S when the server can tell
+(waitress's client_disconnected), not at the next keep-alive.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import deque
+import time
+from collections import Counter, deque
 from collections.abc import Callable, Generator, Iterator, Mapping
 
 from companion.errors import TucanaError
@@ -23,6 +32,8 @@ KEEPALIVE_S = 15.0  # comment line this often: below the 30-60 s idle cut of pro
 RETRY_MS = 2000  # browsers reconnect this long after a dropped stream (a phone waking up)
 CLIENT_QUEUE_MAX = 256  # frames waiting for one phone; past this it is dropped and catches up
 MAX_STREAMS = 100  # open streams at most; each holds a server thread (see web/commands/serve.py)
+STREAMS_PER_CLIENT = 6  # from one address: a phone's tabs, or the Pi's screen with table and console
+DISCONNECT_POLL_S = 0.5  # a waiting stream asks this often whether its phone went away
 
 
 Picks = Callable[[int | None], Mapping[str, SeatMode]]  # a game's seats' paper/sheet choice
@@ -64,9 +75,10 @@ class Frame:
 class _Client:
     """One open stream's bounded queue; overflow marks it for closing instead of growing."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, address: str) -> None:
         self.frames: deque[Frame | None] = deque()
         self.limit = limit
+        self.address = address
         self.overflowed = False
         self.ready = threading.Condition(threading.Lock())
 
@@ -127,6 +139,7 @@ class StreamHub:
         keepalive_s: float = KEEPALIVE_S,
         queue_max: int = CLIENT_QUEUE_MAX,
         max_streams: int = MAX_STREAMS,
+        per_client: int = STREAMS_PER_CLIENT,
         picks: Picks = _no_picks,
     ) -> None:
         self._table = table
@@ -134,7 +147,8 @@ class StreamHub:
         self._keepalive_s = keepalive_s
         self._queue_max = queue_max
         self._max_streams = max_streams
-        self._clients: set[_Client] = set()
+        self._per_client = per_client
+        self._clients: dict[_Client, None] = {}  # an ordered set: the oldest stream first
         self._lock = threading.Lock()
         self._closed = False
         self._unsubscribe = table.subscribe(self._on_accepted)
@@ -144,6 +158,11 @@ class StreamHub:
         """How many streams are open now."""
         with self._lock:
             return len(self._clients)
+
+    def count_for(self, address: str) -> int:
+        """How many streams one address holds now."""
+        with self._lock:
+            return sum(1 for c in self._clients if c.address == address)
 
     def _on_accepted(self, accepted: Accepted) -> None:
         if not self.client_count:
@@ -177,20 +196,59 @@ class StreamHub:
         self._unsubscribe()
         self._broadcast(None)
 
-    def stream(self, *, last_event_id: int | None, game_id: int | None) -> Iterator[bytes]:
-        """Open a stream; raises TooManyStreams when every slot is taken."""
-        client = _Client(self._queue_max)
+    def stream(self, *, last_event_id: int | None, game_id: int | None, client: str = "?",
+               disconnected: Callable[[], bool] | None = None) -> Iterator[bytes]:
+        """Open a stream for a client address; raises TooManyStreams when no fair slot is left.
+
+        disconnected: asks the server whether the phone went away (None: only a failed write tells).
+        """
+        new = _Client(self._queue_max, client)
         with self._lock:
-            if len(self._clients) >= self._max_streams:
+            evicted = self._make_room(client)
+            self._clients[new] = None  # before reading the log, so nothing falls in between
+        if evicted is not None:
+            evicted.offer(None)  # its phone reconnects and catches up, if it is still there
+        body = self._run(new, last_event_id, game_id, disconnected)
+        return _Stream(body, lambda: self._forget(new))
+
+    def _make_room(self, address: str) -> _Client | None:
+        """Under the lock: the stream that must give its slot to a new one from address, if any."""
+        mine = [c for c in self._clients if c.address == address]
+        if len(mine) >= self._per_client:
+            victim = mine[0]
+        elif len(self._clients) >= self._max_streams:
+            heaviest, held = (Counter(c.address for c in self._clients).most_common(1) or [("", 0)])[0]
+            if held > len(mine) + 1:  # an address holding more than its share gives one up
+                victim = next(c for c in self._clients if c.address == heaviest)
+            else:  # everyone holds one: the oldest goes (a live phone reconnects and catches up)
+                victim = next((c for c in self._clients if c.address != address), None)
+            if victim is None:
                 raise TooManyStreams(f"{self._max_streams} live streams are open already")
-            self._clients.add(client)  # before reading the log, so nothing falls in between
-        return _Stream(self._run(client, last_event_id, game_id), lambda: self._forget(client))
+        else:
+            return None
+        del self._clients[victim]
+        return victim
 
     def _forget(self, client: _Client) -> None:
         with self._lock:
-            self._clients.discard(client)
+            self._clients.pop(client, None)
 
-    def _run(self, client: _Client, last_id: int | None, game_id: int | None) -> Generator[bytes]:
+    def _wait(self, client: _Client, disconnected: Callable[[], bool] | None) -> tuple[bool, Frame | None]:
+        """The next frame, (False, None) when a keep-alive is due, (True, None) to end the stream."""
+        if disconnected is None:
+            return client.take(self._keepalive_s)
+        due = time.monotonic() + self._keepalive_s
+        while True:
+            got, frame = client.take(min(DISCONNECT_POLL_S, max(0.0, due - time.monotonic())))
+            if got:
+                return got, frame
+            if disconnected():
+                return True, None  # the phone went away: free the slot now
+            if time.monotonic() >= due:
+                return False, None
+
+    def _run(self, client: _Client, last_id: int | None, game_id: int | None,
+             disconnected: Callable[[], bool] | None) -> Generator[bytes]:
         try:
             yield f"retry: {RETRY_MS}\n\n".encode()
             cur_game, cur_seq, state = self._table.snapshot()
@@ -206,7 +264,7 @@ class StreamHub:
                 seen = cur_seq
             game = cur_game
             while not self._closed:
-                got, frame = client.take(self._keepalive_s)
+                got, frame = self._wait(client, disconnected)
                 if not got:
                     yield b": keep-alive\n\n"
                     continue

@@ -81,7 +81,8 @@ FORMAT = [
     ("an object", '{"type": "trail", "player": "Mary", "from": {"row": 3, "col": 1}, "to": [3, 3]}', "[row, column]"),
     ("bonus as text", '{"type": "trail", "player": "Mary", "from": [3, 1], "to": [3, 3], "bonus": "yes"}', "bonus must be true or false"),
     ("an unknown field", '{"type": "trail", "player": "Mary", "from": [3, 1], "to": [3, 3], "terrain": "desert"}', "unknown field"),
-    ("an empty player", '{"type": "trail", "player": "", "from": [3, 1], "to": [3, 3]}', "player must be a name"),
+    ("an empty player", '{"type": "trail", "player": "", "from": [3, 1], "to": [3, 3]}', "needs at least one visible character"),
+    ("a number for a player", '{"type": "trail", "player": 7, "from": [3, 1], "to": [3, 3]}', "a player name is text"),
 ]
 
 

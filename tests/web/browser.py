@@ -39,6 +39,9 @@ KEEPALIVE_S = 1.0  # stream keep-alives: a page's dead stream shows within a sec
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 # Records each navigator.vibrate call so a test can see the round-end buzz.
 VIBRATE_SPY = "navigator.vibrate = (p) => { (window.__buzz = window.__buzz || []).push(p); return true; };"
+# Turns anything the Content-Security-Policy blocks into a page error, so every browser test fails on it.
+CSP_WATCH = ("document.addEventListener('securitypolicyviolation', (e) => setTimeout(() => { "
+             "throw new Error('CSP blocked ' + e.effectiveDirective + ' ' + e.blockedURI); }));")
 
 NEEDS_CHROMIUM = [
     pytest.mark.browser,
@@ -51,6 +54,7 @@ def phone_context(browser: Any, base: str, lang: str = "en-GB") -> Any:
     """A phone-sized browser context on the app, its script errors collected on the browser."""
     context = browser.new_context(viewport=PHONE, locale=lang, base_url=base, has_touch=True)
     context.add_init_script(VIBRATE_SPY)
+    context.add_init_script(CSP_WATCH)
     context.on("weberror", lambda error: browser.page_errors.append(str(error.error)))
     context.set_default_timeout(WAIT_MS)
     return context

@@ -21,7 +21,6 @@ from web.services import Services
 from web.stream import StreamHub
 
 PIN = "424242"
-SECRET = bytes(range(32))
 TEST_KEEPALIVE_S = 0.2  # short keep-alives so stream tests see one within their time bound
 
 
@@ -82,7 +81,7 @@ def web_services(tmp_path: Path, clock: FakeClock) -> Iterator[Services]:
     table = Table(store)
     seat_modes = SeatModes(tmp_path / "seat-modes.json")
     hub = StreamHub(table, keepalive_s=TEST_KEEPALIVE_S, picks=seat_modes.picks)
-    security = Security(PIN, SECRET, SeatBook(tmp_path / "seats.json"), clock=clock)
+    security = Security(PIN, SeatBook(tmp_path / "seats.json", clock=clock), clock=clock)
     services = Services(store=store, table=table, hub=hub, security=security, seat_modes=seat_modes)
     yield services
     services.close()

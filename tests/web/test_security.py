@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.web.conftest import PIN, ApiClient, FakeClock, log_of, start_game
+from web.pin_guard import PIN_FAILURES_MAX, PIN_LOCKOUT_S
 from web.security import (
     CSRF_HEADER,
-    PIN_FAILURES_MAX,
-    PIN_LOCKOUT_S,
     SECRETS_FILE,
     SeatBook,
     Security,
@@ -208,7 +207,7 @@ def test_the_pin_is_made_once_per_data_folder_and_kept_private(tmp_path: Path) -
     mode = stat.S_IMODE(os.stat(tmp_path / SECRETS_FILE).st_mode)
     assert mode == 0o600
     again = Security.in_folder(tmp_path)
-    assert again.pin == first.pin and again.mayor_token() == first.mayor_token()
+    assert again.pin == first.pin
     (tmp_path / SECRETS_FILE).write_text("{damaged")
     fresh = Security.in_folder(tmp_path, token_bytes=lambda n: bytes([7]) * n)
     assert fresh.pin == f"{int.from_bytes(bytes([7]) * 8, 'big') % 10**6:06d}"
@@ -217,4 +216,4 @@ def test_the_pin_is_made_once_per_data_folder_and_kept_private(tmp_path: Path) -
 def test_a_pin_must_be_six_digits() -> None:
     """A PIN that is not six digits is refused."""
     with pytest.raises(ValueError, match="6 digits"):
-        Security("1234", b"x" * 32, SeatBook())
+        Security("1234", SeatBook())

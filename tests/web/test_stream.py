@@ -238,3 +238,55 @@ def test_closing_the_hub_ends_every_stream(api: ApiClient, web_services) -> None
     reader.until("hello")
     web_services.hub.close()
     assert reader.ended()
+
+
+def test_one_address_keeps_only_its_newest_streams(web_services) -> None:
+    """Past the per-address cap a new stream ends that address's oldest; other addresses keep theirs."""
+    hub = StreamHub(web_services.table, keepalive_s=0.2, max_streams=10, per_client=2)
+    phone = hub.stream(last_event_id=None, game_id=None, client="10.0.0.2")
+    first, second = (hub.stream(last_event_id=None, game_id=None, client="10.0.0.9") for _ in range(2))
+    third = hub.stream(last_event_id=None, game_id=None, client="10.0.0.9")
+    assert hub.count_for("10.0.0.9") == 2 and hub.count_for("10.0.0.2") == 1
+    assert list(first)[-1].startswith(b"event: hello")  # opens, then ends at once: it was evicted
+    for stream in (phone, second, third):
+        stream.close()
+    hub.close()
+
+
+def test_a_full_hub_gives_a_new_phone_a_slot_from_the_heaviest_address(web_services) -> None:
+    """A newcomer takes a slot from the address holding the most, else the oldest stream."""
+    hub = StreamHub(web_services.table, keepalive_s=0.2, max_streams=4, per_client=4)
+    hog = [hub.stream(last_event_id=None, game_id=None, client="10.0.0.66") for _ in range(3)]
+    mary = hub.stream(last_event_id=None, game_id=None, client="10.0.0.2")
+    david = hub.stream(last_event_id=None, game_id=None, client="10.0.0.3")
+    assert hub.count_for("10.0.0.66") == 2 and hub.client_count == 4
+    ann = hub.stream(last_event_id=None, game_id=None, client="10.0.0.4")
+    assert hub.count_for("10.0.0.66") == 1 and hub.count_for("10.0.0.3") == 1
+    bob = hub.stream(last_event_id=None, game_id=None, client="10.0.0.5")  # everyone holds one
+    assert hub.count_for("10.0.0.66") == 0 and hub.count_for("10.0.0.5") == 1  # the oldest went
+    assert hub.client_count == 4
+    for stream in (*hog, mary, david, ann, bob):
+        stream.close()
+    assert hub.client_count == 0
+    hub.close()
+
+
+def test_a_stream_whose_phone_went_away_is_freed_within_the_poll(web_services) -> None:
+    """With the server's disconnect check the slot is free within DISCONNECT_POLL_S, not a keep-alive."""
+    from web.stream import DISCONNECT_POLL_S
+
+    hub = StreamHub(web_services.table, keepalive_s=60.0)
+    gone = threading.Event()
+    stream = hub.stream(last_event_id=None, game_id=None, client="10.0.0.2", disconnected=gone.is_set)
+    chunks: list[bytes] = []
+    reader = threading.Thread(target=lambda: chunks.extend(stream), daemon=True)
+    reader.start()
+    time.sleep(0.1)
+    assert hub.client_count == 1
+    gone.set()
+    started = time.monotonic()
+    reader.join(WAIT_S)
+    stream.close()
+    assert not reader.is_alive() and time.monotonic() - started < DISCONNECT_POLL_S + 1.0
+    assert hub.client_count == 0
+    hub.close()

@@ -17,7 +17,9 @@ from web.i18n import LANGUAGES
 
 EXIT_FAILURE = 1  # the port is busy or the server could not start: not a refused input
 SPARE_THREADS = 8  # request threads left for pages and API calls while every stream is open
-CONNECTION_LIMIT = 256  # sockets waitress keeps open: streams, previews and ordinary requests
+# Streams given up (a newcomer took the slot, the phone went away) whose thread still waits on
+# a write until the write timeout (web/server.py): their threads must not be the spare ones.
+STALLED_THREADS = 16
 # A phone that stops reading (asleep, Wi-Fi gone) holds at most this much unsent output in the
 # server: past it, its stream thread waits instead of buffering more (waitress's default is 16 MiB).
 OUTBUF_HIGH_WATERMARK = 256 * 1024
@@ -136,26 +138,24 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _serve(sock: socket.socket, settings: Any) -> int:
-    import waitress
-
-    from web.app import create_app
+    from web.app import MAX_BODY_BYTES, create_app
     from web.hardware_api import MJPEG_MAX_STREAMS
+    from web.server import create_table_server
     from web.services import build_services
     from web.stream import MAX_STREAMS
 
     try:
-        services = build_services(settings.data_dir, settings=settings)
+        services = build_services(settings.data_dir, settings=settings, notify=_say)
     except OSError as error:
         _say(f"cannot use the data folder {settings.data_dir}: {error.strerror or error}")
         return EXIT_FAILURE
     try:
         services.rig = _open_rig(settings, services)
         app = create_app({"TUCANA_LANGUAGE": settings.language}, services=services)
-        server = waitress.create_server(
-            app, sockets=[sock], threads=MAX_STREAMS + MJPEG_MAX_STREAMS + SPARE_THREADS,
-            connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True, ident="tucana",
-            outbuf_high_watermark=OUTBUF_HIGH_WATERMARK,
-            clear_untrusted_proxy_headers=True,
+        server = create_table_server(
+            app, sock, threads=MAX_STREAMS + MJPEG_MAX_STREAMS + SPARE_THREADS + STALLED_THREADS,
+            max_body_bytes=MAX_BODY_BYTES, asyncore_use_poll=True, ident="tucana",
+            outbuf_high_watermark=OUTBUF_HIGH_WATERMARK, clear_untrusted_proxy_headers=True,
         )
         _stop_on_signals(server, services)
         print(f"Tucana Companion is ready (camera: {settings.camera}, GPIO: {settings.gpio}, "

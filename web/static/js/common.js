@@ -16,6 +16,11 @@
   const BEEP_STARTS_S = [0, 0.25];  // two short beeps, a quarter of a second apart
   const BEEP_S = 0.2;  // each beep's length; its gain rises in 20 ms and fades by 180 ms
   const BEEP_GAIN = 0.3;  // loud enough to notice, well below clipping
+  // A state-changing request whose answer got lost (Wi-Fi dropped, the Pi restarting) is sent
+  // again after these waits, in ms, with the same Idempotency-Key: the server answers what it
+  // did the first time instead of doing it twice. Three tries span the ~5 s of a restart.
+  const RETRY_WAITS_MS = [500, 1500, 3000];
+  const RETRY_STATUSES = [502, 503, 504];  // the Pi restarting, or a proxy between: worth a retry
 
   /** The text for key with {name} placeholders filled in. */
   function t(key, params) {
@@ -61,21 +66,42 @@
     return hit ? decodeURIComponent(hit.slice(name.length + 1)) : null;
   }
 
-  /** Call the JSON API; resolves to the parsed body, rejects with the server's error message. */
+  /** A fresh request id: 32 random hex digits (crypto.randomUUID needs https, the Pi serves http). */
+  function requestId() {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  function pause(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
+
+  /**
+   * Call the JSON API; resolves to the parsed body, rejects with the server's error message.
+   * A call that changes something is one user action: it carries one Idempotency-Key, kept when
+   * the call is retried after a lost answer.
+   */
   async function api(method, url, body, extraHeaders) {
     const headers = Object.assign({ Accept: "application/json" }, extraHeaders || {});
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const token = readCookie(cfg.csrf_cookie || "tucana_csrf") || cfg.csrf_token;
-    if (token && method !== "GET") headers[cfg.csrf_header || "X-CSRF-Token"] = token;
-    let response;
-    try {
-      response = await fetch(url, {
-        method, headers, credentials: "same-origin",
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (err) {
-      throw Object.assign(new Error(t("error.network")), { status: 0 });
+    const changes = method !== "GET";
+    if (token && changes) headers[cfg.csrf_header || "X-CSRF-Token"] = token;
+    if (changes) headers["Idempotency-Key"] = requestId();
+    const waits = changes ? RETRY_WAITS_MS : [];
+    let response = null;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        response = await fetch(url, {
+          method, headers, credentials: "same-origin",
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      } catch (err) {
+        response = null;
+      }
+      const again = !response || RETRY_STATUSES.includes(response.status);
+      if (!again || attempt >= waits.length) break;
+      await pause(waits[attempt]);
     }
+    if (!response) throw Object.assign(new Error(t("error.network")), { status: 0 });
     let doc = null;
     try { doc = await response.json(); } catch (err) { doc = null; }
     if (!response.ok) {
@@ -255,8 +281,18 @@
     } catch (err) { /* no audio on this device */ }
   }, { once: true });
 
+  /** A time of day from seconds since 1970 (the Pi's clock), as the page's language writes it. */
+  function clockTime(seconds) {
+    return new Date(seconds * 1000).toLocaleTimeString(cfg.lang || "en", { hour: "2-digit", minute: "2-digit" });
+  }
+
+  /** A JSON object keyed by player names as a Map: a name like "constructor" is just a name. */
+  function byName(obj) {
+    return new Map(obj && typeof obj === "object" ? Object.entries(obj) : []);
+  }
+
   window.Tucana = {
-    cfg, t, el, icon, byId, show, api, follow, beep, setLive, notice,
+    cfg, t, el, icon, byId, show, api, follow, beep, setLive, notice, byName, clockTime,
     TERRAINS, SIGHTS, LETTERS, ROMAN,
   };
 })();

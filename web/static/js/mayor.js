@@ -67,10 +67,21 @@
       byId("pin").value = "";
       cfg.pin = doc.pin;
       unlock();
+      const wrong = doc.wrong_pins;
+      if (wrong) {
+        fail(new Error(t("mayor.wrong_pins", { n: wrong.count, address: wrong.last_address, time: T.clockTime(wrong.last_at) })));
+      }
     } catch (err) {
       error.textContent = err.message;
       show(error, true);
     }
+  });
+
+  // Logging out ends the session on the Pi too: a copy of the cookie opens nothing afterwards.
+  byId("mayor-logout").addEventListener("click", async () => {
+    try { await T.api("POST", cfg.api.mayor_logout); } catch (err) { fail(err); return; }
+    cfg.pin = null;
+    lock();
   });
 
   /* ---- set-up card and red cards ---- */
@@ -157,7 +168,7 @@
     const blocked = revealBlocked();
     if (pending && !blocked) {
       pending.cards.forEach((c) => cards.append(T.terrainCard(c)));
-      cards.append(el("p", { class: "muted small", style: "flex-basis:100%" },
+      cards.append(el("p", { class: "muted small full-line" },
         pending.source === "camera" ? t("reveal.from_camera") : t("reveal.from_tap")));
     }
     show(byId("pending-empty"), !pending || Boolean(blocked));

@@ -7,13 +7,20 @@
 
   /* ---- seats ---- */
 
+  /** "Seat 2 · David · in use · since 20:14 · used from 2 devices": a copied seat cookie shows. */
+  function seatLine(seat, i) {
+    const parts = [t("seats.seat", { n: i + 1 }), seat.player, seat.taken ? t("seats.in_use") : t("tools.seat_free")];
+    if (seat.since) parts.push(t("tools.since", { time: T.clockTime(seat.since) }));
+    if (seat.devices > 1) parts.push(t("tools.devices", { n: seat.devices }));
+    return parts.join(" · ");
+  }
+
   async function refreshSeats() {
     if (!cfg.api.seat_list || byId("seat-tools").hidden) return;
     try {
       const doc = await T.api("GET", cfg.api.seat_list);
       byId("seat-list").replaceChildren(...doc.seats.map((seat, i) => el("div", { class: "row" },
-        el("span", { class: "grow" }, t("seats.seat", { n: i + 1 }) + " · " + seat.player + " · " +
-          (seat.taken ? t("seats.in_use") : t("tools.seat_free"))),
+        el("span", { class: "grow" }, seatLine(seat, i)),
         seat.taken ? el("button", { type: "button", onclick: async () => {
           try { await T.api("POST", cfg.api.seat_free, { player: seat.player }); } catch (err) { T.mayor.fail(err); }
           refreshSeats();

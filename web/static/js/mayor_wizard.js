@@ -5,7 +5,7 @@
   const T = window.Tucana;
   const { t, el, byId, show, cfg } = T;
   const MAX_PLAYERS = cfg.max_players;
-  const NAME_MAX_CHARS = 24;  // a name fits a phone's score table column; the engine takes any length
+  const NAME_MAX_CHARS = cfg.name_max_chars;  // the engine's cap (companion/names.py): the field stops there
 
   let step = 1;
   const playerInputs = byId("player-inputs");

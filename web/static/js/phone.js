@@ -15,7 +15,7 @@
   /* ---- villages ---- */
 
   function renderVillages() {
-    const letters = (state.village_letters || {})[me] || "";
+    const letters = T.byName(state.village_letters).get(me) || "";
     show(byId("villages-waiting"), !letters);
     byId("villages").replaceChildren(...[...letters].map((letter, i) =>
       // "Village 10" does not fit a fifth of a phone: the number shows, the words are read out.
@@ -40,7 +40,7 @@
   }
 
   function sheet() {
-    return (state.sheets || {})[me] || { sights: {}, villages: [], reds: [], bonus: 0, sights_by_round: [], sight_points_now: 0 };
+    return T.byName(state.sheets).get(me) || { sights: {}, villages: [], reds: [], bonus: 0, sights_by_round: [], sight_points_now: 0 };
   }
 
   /** My sheet with the claims on their way drawn in; the server's answer or the stream confirms them. */
