@@ -42,6 +42,7 @@ CLUTTER_OUTSIDE = 0.5  # a blob with less than this share inside the cards found
 TABLE_BAND = 0.06  # share of each frame side taken as table when learning its colours
 TABLE_COLOURS = 4  # k-means clusters of the table's colours: wood tones, check colours, grid lines
 TABLE_MEDIAN_PX = 3  # median filter (half-work px): wider than grain and grid lines, narrower than a card edge band
+TABLE_SEED = 0x7AB1E  # fixed k-means++ seed (any constant): readings must not depend on earlier ones
 TABLE_SAMPLES = 3000  # border pixels the table's colours are learnt from: plenty for 4 clusters
 TABLE_SPREAD_MIN = 4.0  # colour units (YCrCb, chroma scaled): a flat felt still varies this much (noise, light fall-off)
 TABLE_DISTANCE = 3.5  # a pixel this many spreads from every table colour is not table
@@ -132,6 +133,9 @@ def table_mask(colour_u8: np.ndarray) -> np.ndarray:
                            smooth[:, :bw].reshape(-1, 3), smooth[:, -bw:].reshape(-1, 3)])
     band = band[:: max(1, len(band) // TABLE_SAMPLES)]
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+    # OpenCV seeds k-means++ from its global generator: reset it, so the same frame always gives
+    # the same mask whatever was read before it.
+    cv2.setRNGSeed(TABLE_SEED)
     _, labels, centres = cv2.kmeans(band, TABLE_COLOURS, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
     labels = labels.ravel()
     # Each colour's spread: the 90th percentile of its pixels' distance (a card in the band is an outlier)

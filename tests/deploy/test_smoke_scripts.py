@@ -100,14 +100,14 @@ def test_scan_reads_against_an_enrolled_deck_as_serve_does(tmp_path: Path) -> No
     from vision.store import enroll
 
     table = VirtualTable(random.Random(3), size=(640, 360), hand_reads=0, clear_reads=0)
-    for _ in range(2):
-        table.lay(["desert"])
-        enroll(tmp_path / "deck", "desert", table.read())
+    for terrain in ("desert", "desert", "forest", "mountain", "water", "any"):  # a kind is read once whole
+        table.lay([terrain])
+        enroll(tmp_path / "deck", terrain, table.read())
     done = smoke(tmp_path, "scan.py", "--camera", "virtual", "--deck", str(tmp_path / "deck"),
                  "--seconds", "1.0", "--fps", "10")
     assert done.returncode == 0, done.stderr
-    assert "enrolled: 1 cards, 2 photos" in done.stdout
+    assert "enrolled: 5 cards, 6 photos" in done.stdout
     summary = done.stdout.split("summary:", 1)[1]
-    assert "desert" in summary and "water" in summary  # water: the built-in art stands in
+    assert "desert" in summary and "water" in summary
     empty = smoke(tmp_path, "scan.py", "--camera", "virtual", "--deck", str(tmp_path), "--seconds", "0.2")
     assert empty.returncode == 2 and "no manifest.json" in empty.stderr
