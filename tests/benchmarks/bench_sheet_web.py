@@ -1,7 +1,7 @@
 """Benchmark (not a test): 8 seats drawing on the island sheet at once; delay from a segment to every phone.
 
 Starts `tucana serve` on 127.0.0.1 (camera none, mock GPIO, a temp data folder), opens one stream
-per seat plus the table's and the Mayor's, and plays a random legal 8-player Isla Grande game
+per seat plus the table's and the Mayor's (each from its own loopback address, like bench_web), and plays a random legal 8-player Isla Grande game
 (companion.sim, every seat on the sheet): after each reveal the 8 seats post their turn's
 segments (bonus segments included) at the same moment, one thread each. For every segment it
 measures the time from sending the POST to the moment the LAST stream has it, with the new
