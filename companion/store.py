@@ -159,7 +159,10 @@ class LogStore:
             ).fetchall()
         out = []
         for game_id, created, first, count in rows:
-            setup = parse_line(first) if first else None
+            try:
+                setup = parse_line(first) if first else None
+            except LogFormatError:  # stored by an older version under rules refused today
+                setup = None
             players = setup.players if isinstance(setup, NewGame) else ()
             out.append(GameInfo(game_id, created, players, count))
         return out

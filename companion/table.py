@@ -7,7 +7,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.errors import ConflictError
+from companion.errors import ConflictError, TucanaError
 from companion.events import Event
 from companion.game import Game
 from companion.moves import Entry, NewGame
@@ -51,7 +51,13 @@ class Table:
         self._seq = 0
         self._game_id = game_id if game_id is not None else store.latest_game()
         if self._game_id is not None:
-            self._load(self._game_id)
+            try:
+                self._load(self._game_id)
+            except TucanaError as error:
+                # A game stored by an older version that today's rules refuse (a 200 kB name, say):
+                # start with no current game rather than not at all; the log stays in the store.
+                _log.warning("game %s cannot be resumed (%s): no current game", self._game_id, error)
+                self._game, self._seq, self._game_id = Game(), 0, None
 
     def _load(self, game_id: int) -> None:
         entries = self._store.entries(game_id)

@@ -151,3 +151,14 @@ def test_import_ends_lines_at_newlines_only(store: LogStore, separator: str) -> 
             '{"type": "setup_card", "letters": "CEBAEDCDAB"}\n')
     game_id = store.import_jsonl(text)
     assert [e for _, e in store.entries(game_id)] == [NewGame(("Ma ry", "David")), SetupCard("CEBAEDCDAB")]
+
+
+def test_a_stored_game_refused_by_todays_rules_does_not_stop_the_table(store: LogStore) -> None:
+    """A game whose name an older version allowed (200 kB) is kept in the store; the table starts empty."""
+    game_id = store.start_game(NewGame(("Mary",)))
+    store._db.execute("UPDATE entries SET line = ? WHERE game_id = ?",
+                      ('{"type": "new_game", "players": ["' + "x" * 200_000 + '"]}', game_id))
+    table = Table(store)
+    assert table.game_id is None and table.seq == 0
+    assert [g.id for g in store.games()] == [game_id] and store.games()[0].players == ()
+    assert table.submit(NewGame(("Ann",))).game_id != game_id

@@ -150,7 +150,12 @@ def test_a_claim_tapped_while_another_is_on_its_way_is_sent_once_each(server, br
     held[0].continue_()
     mary.wait_for_selector('#pairs button[data-village="A"].circled')
     mary.wait_for_selector('#sight-rows button[data-sight="toucan"].circled')
-    claims = [e for e in _log(base) if e["type"] == "claim"]
+    # Drawn circled as made is not stored yet: wait (bounded) for the server to have both.
+    for _ in range(300):
+        claims = [e for e in _log(base) if e["type"] == "claim"]
+        if len(claims) >= 2:
+            break
+        mary.wait_for_timeout(100)
     assert sorted(json.dumps(c, sort_keys=True) for c in claims) == sorted(
         json.dumps(c, sort_keys=True) for c in (
             {"type": "claim", "player": "Mary", "village": "A"},

@@ -19,8 +19,8 @@
   // A state-changing request whose answer got lost (Wi-Fi dropped, the Pi restarting) is sent
   // again after these waits, in ms, with the same Idempotency-Key: the server answers what it
   // did the first time instead of doing it twice. Three tries span the ~5 s of a restart.
+  // Only a request with no answer at all is retried: any answer is the server's word on it.
   const RETRY_WAITS_MS = [500, 1500, 3000];
-  const RETRY_STATUSES = [502, 503, 504];  // the Pi restarting, or a proxy between: worth a retry
 
   /** The text for key with {name} placeholders filled in. */
   function t(key, params) {
@@ -97,8 +97,7 @@
       } catch (err) {
         response = null;
       }
-      const again = !response || RETRY_STATUSES.includes(response.status);
-      if (!again || attempt >= waits.length) break;
+      if (response || attempt >= waits.length) break;
       await pause(waits[attempt]);
     }
     if (!response) throw Object.assign(new Error(t("error.network")), { status: 0 });
