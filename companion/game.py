@@ -28,6 +28,7 @@ from companion.moves import (
     Reveal,
     SetupCard,
     SoloKeep,
+    Trail,
     Undo,
     parse_line,
 )
@@ -39,7 +40,9 @@ from companion.rules import (
     red_card_count,
     setup_card_number,
 )
+from companion.sheet import SeatMode
 from companion.state import GameState, Phase, PlayerSheet, evolve
+from companion.trails import apply_trail, rare_cases
 
 __all__ = ["Game", "GameState", "Phase", "PlayerSheet", "replay_lines"]
 
@@ -146,16 +149,35 @@ def _reveal(state: GameState, entry: Reveal) -> Outcome:
     events.append(Revealed(state.round, state.turn, entry.cards))
     if state.turn == REVEALS_PER_ROUND:
         events.append(LastTurn(state.round))
+    events.extend(rare_cases(state))
     return state, events
 
 
-def _claim(state: GameState, entry: Claim) -> Outcome:
+def _require_turn(state: GameState, player: str, what: str) -> PlayerSheet:
+    """The player's sheet, once a turn is in progress and the player is at the table."""
     _require_game(state)
     if state.reveals == 0:
-        raise RuleError("a claim belongs to a turn: no card has been revealed yet")
-    if entry.player not in state.sheets:
-        raise RuleError(f"{entry.player!r} is not a player of this game")
+        raise RuleError(f"{what} belongs to a turn: no card has been revealed yet")
+    if player not in state.sheets:
+        raise RuleError(f"{player!r} is not a player of this game")
+    return state.sheets[player]
+
+
+def _claim(state: GameState, entry: Claim) -> Outcome:
+    sheet = _require_turn(state, entry.player, "a claim")
+    if sheet.mode is SeatMode.SHEET:
+        raise RuleError(
+            f"{entry.player} draws on the island sheet: their claims come from their trails"
+        )
+    if sheet.mode is SeatMode.UNDECIDED:
+        sheet = evolve(sheet, mode=SeatMode.PAPER)
+        state = evolve(state, sheets={**state.sheets, entry.player: sheet})
     return apply_claim(state, entry)
+
+
+def _trail(state: GameState, entry: Trail) -> Outcome:
+    _require_turn(state, entry.player, "a trail segment")
+    return apply_trail(state, entry)
 
 
 def _solo_keep(state: GameState, entry: SoloKeep) -> Outcome:
@@ -202,6 +224,7 @@ _STEPS: dict[type, Callable[[GameState, object], Outcome]] = {
     Claim: _claim,
     SoloKeep: _solo_keep,
     EndGame: _end_game,
+    Trail: _trail,
 }
 
 

@@ -11,10 +11,12 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import BadRequest, NotFound, ServiceUnavailable
 
-from companion.errors import LogFormatError, PermissionRefused
-from companion.moves import TYPE_NAMES, Claim, Entry, load_json, parse_entry
+from companion.errors import ConflictError, LogFormatError, PermissionRefused
+from companion.moves import TYPE_NAMES, Claim, Entry, Trail, load_json, parse_entry
 from companion.names import clean_name
+from companion.sheet import SeatMode
 from web.idempotency import EXPECT_SEQ_HEADER, request_id
+from web.seat_modes import PICKABLE
 from web.security import (
     MAYOR_COOKIE,
     PIN_HEADER,
@@ -108,18 +110,27 @@ def seat_player() -> str | None:
     return s.security.seats.player_for(s.table.game_id, request.cookies.get(SEAT_COOKIE), _address())
 
 
+_SEAT_ENTRIES = {Claim: "claim", Trail: "draw"}  # entries a seat makes for itself, and the verb
+
+
 def _authorise(entry: Entry) -> None:
-    """A claim needs that player's seat or the Mayor; every other entry needs the Mayor."""
-    if not isinstance(entry, Claim):
+    """A claim or a trail needs that player's seat or the Mayor; every other entry needs the Mayor."""
+    verb = _SEAT_ENTRIES.get(type(entry))
+    if verb is None:
         require_mayor(f"a {TYPE_NAMES[type(entry)]} entry")
         return
     if is_mayor():
         return
+    player = entry.player  # type: ignore[union-attr]
     seat = seat_player()
     if seat is None:
-        raise PermissionRefused(f"take {entry.player}'s seat first to claim for {entry.player}")
-    if seat != entry.player:
-        raise PermissionRefused(f"this phone holds {seat}'s seat: it cannot claim for {entry.player}")
+        raise PermissionRefused(f"take {player}'s seat first to {verb} for {player}")
+    if seat != player:
+        raise PermissionRefused(f"this phone holds {seat}'s seat: it cannot {verb} for {player}")
+
+
+def _picks(game_id: int | None) -> dict[str, SeatMode]:
+    return services().seat_modes.picks(game_id)
 
 
 @bp.get("/session")
@@ -142,7 +153,7 @@ def session() -> Response:
 def state() -> Response:
     """The whole table state (see web/API.md)."""
     game_id, seq, st = services().table.snapshot()
-    return jsonify(state_json(game_id, seq, st))
+    return jsonify(state_json(game_id, seq, st, _picks(game_id)))
 
 
 @bp.get("/log")
@@ -193,7 +204,7 @@ def import_log() -> tuple[Response, int]:
     done = s.table.import_game(text, request_id=request_id())  # RefusedLine names the line
     if done.fresh:
         s.hub.reset()
-    state = state_json(done.game_id, done.seq, done.state)
+    state = state_json(done.game_id, done.seq, done.state, _picks(done.game_id))
     return jsonify({"game_id": done.game_id, "seq": done.seq, "state": state}), 201
 
 
@@ -204,7 +215,7 @@ def post_entry() -> tuple[Response, int]:
     _authorise(entry)
     expect_seq = whole_number(EXPECT_SEQ_HEADER, request.headers.get(EXPECT_SEQ_HEADER))
     accepted = services().table.submit(entry, expect_seq=expect_seq, request_id=request_id())
-    return jsonify(accepted_json(accepted)), 201
+    return jsonify(accepted_json(accepted, picks=_picks(accepted.game_id))), 201
 
 
 @bp.get("/seats")
@@ -237,6 +248,26 @@ def join_seat() -> Response:
     response.set_cookie(SEAT_COOKIE, token, max_age=SEAT_COOKIE_MAX_AGE_S, httponly=True,
                         samesite="Strict", path="/")
     return response
+
+
+@bp.post("/seats/mode")
+def pick_seat_mode() -> Response:
+    """This phone's seat picks how it scores: "paper" or "sheet" (the engine's mode wins once decided)."""
+    value = _field(_body(), "mode", {"mode"})
+    mode = next((m for m in PICKABLE if m.value == value), None)
+    if mode is None:
+        raise BadRequest(f"mode must be 'paper' or 'sheet', not {value!r}")
+    s = services()
+    player = seat_player()
+    if player is None:
+        raise PermissionRefused("take a seat first: only a seat picks how it scores")
+    game_id, _, st = s.table.snapshot()
+    decided = st.sheets[player].mode
+    if decided is not SeatMode.UNDECIDED and decided is not mode:
+        raise ConflictError(f"{player} already scores on {decided.value}: the first claim or trail decided it")
+    s.seat_modes.pick(game_id, player, mode)  # type: ignore[arg-type]
+    s.hub.reset()  # the table and the Mayor see whom to wait for
+    return jsonify({"seat": player, "mode": mode.value})
 
 
 @bp.post("/seats/leave")

@@ -341,6 +341,7 @@
         if (entry.sight) return t("log.claim", { player: entry.player, what: t("sight." + entry.sight) });
         if (entry.village) return t("log.claim", { player: entry.player, what: entry.village + "–" + entry.village });
         return t("log.claim", { player: entry.player, what: t("pad.red_pair", { sight: t("sight." + entry.red) }) });
+      case "trail": return t(entry.bonus ? "sheet.log_bonus_trail" : "sheet.log_trail", { player: entry.player });
       case "red_bonus": return t("bonus.red") + ": " + entry.sights.map((s) => t("sight." + s)).join(", ");
       case "solo_keep": return t("solo.title") + ": " + entry.letters.join(", ");
       case "end_game": return t("end.button");

@@ -30,8 +30,13 @@
 
   /* ---- the score pad ---- */
 
+  /** A seat on the island sheet never taps claims: the engine derives them from its trails. */
+  function onSheet() {
+    return (state.seat_modes || {})[me] === "sheet";
+  }
+
   function canClaim() {
-    return cfg.is_mine && state.phase === "playing";
+    return cfg.is_mine && state.phase === "playing" && !onSheet();
   }
 
   function sheet() {
@@ -136,7 +141,7 @@
     renderReds(mine);
     renderFinalBox(mine);
     byId("pad-help").textContent = state.phase === "playing"
-      ? (cfg.is_mine ? t("pad.help") : t("phone.not_mine"))
+      ? (cfg.is_mine ? t(onSheet() ? "sheet.picked_sheet" : "pad.help") : t("phone.not_mine"))
       : (state.phase === "finished" ? t("pad.help_finished") : t("pad.help_before"));
   }
 
@@ -222,7 +227,9 @@
     if (navigator.vibrate) navigator.vibrate(60);
     T.beep();
   });
-  document.addEventListener("pointerdown", () => show(alertsOn, false), { once: true });
+  // Hidden after the first tap has landed (a click), not as it starts: hiding it on pointerdown
+  // moved everything below up under the finger, and that first tap missed its button.
+  document.addEventListener("click", () => show(alertsOn, false), { once: true });
 
   /* ---- everything from one state ---- */
 
@@ -243,6 +250,7 @@
     }
     renderVillages();
     renderPad();
+    if (T.sheet) T.sheet.render(state);
     renderBanner(false);
   }
 
@@ -251,4 +259,5 @@
     events: onEvents,
   });
   follower.apply = (next) => { if (next.seq >= state.seq) render(next); };
+  T.phone = { apply: follower.apply };
 })();
