@@ -116,6 +116,20 @@ REFUSALS: Mapping[str, str] = MappingProxyType({
     "blue_card_gone": "blue bonus card {letters} is no longer on the table",
     "end_too_early": "the game ends after the 13th reveal of round {rounds} (reveal {last}); this is reveal {reveals}",
     "nothing_to_undo": "nothing to undo",
+    # the island sheet (trail entries)
+    "not_a_space_field": "{field} must be a space as [row, column] (two whole numbers), not {value}",
+    "trail_before_reveal": "a trail segment belongs to a turn: no card has been revealed yet",
+    "claims_from_trails": "{player} draws on the island sheet: their claims come from their trails",
+    "not_a_space": "{space} is not a space of {island}",
+    "not_adjacent": "{a} and {b} are not adjacent spaces",
+    "segment_drawn_this_turn": "{player} already drew this turn's segment: wait for the next reveal",
+    "nothing_to_draw": "nothing to draw this turn: no {terrain} and {other} segment is left on {player}'s island",
+    "segment_terrains": "this turn's segment joins {terrain} and {other}: {a} is {a_terrain}, {b} is {b_terrain}",
+    "paper_seat": "{player} scores on paper (claims were tapped): a paper seat draws no trails",
+    "no_letters_yet": "the set-up card is not read yet: the villages have no letters to join",
+    "segment_already_drawn": "the segment {a}-{b} is already drawn",
+    "no_bonus_segment": "{player} has no bonus segment to draw: one is earned this turn by joining the "
+                        "last sight of a type to a village",
     "refused_line": "line {line}: {error}",
     "unknown_game": "no game {game_id} in the store",
     # the table and its store

@@ -90,6 +90,27 @@ class BonusTaken:
 
 
 @dataclass(frozen=True)
+class TrailDrawn:
+    """A segment on a player's island sheet; its connections follow as Claimed and BonusTaken events."""
+
+    player: str
+    from_: tuple[int, int]
+    to: tuple[int, int]
+    bonus: bool
+    bonus_due: int  # bonus segments the player may still draw this turn (chain reactions add more)
+
+
+@dataclass(frozen=True)
+class NothingToDraw:
+    """Rare case: no segment of the revealed pair is left on this sheet seat's island this turn."""
+
+    player: str
+    round: int
+    turn: int
+    cards: tuple[Terrain, Terrain]
+
+
+@dataclass(frozen=True)
 class SoloKept:
     """Solo: the two blue cards that stay for the last round."""
 
@@ -119,6 +140,8 @@ Event = (
     | RoundEnded
     | Claimed
     | BonusTaken
+    | TrailDrawn
+    | NothingToDraw
     | SoloKept
     | GameEnded
     | Undone

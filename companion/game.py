@@ -28,6 +28,7 @@ from companion.moves import (
     Reveal,
     SetupCard,
     SoloKeep,
+    Trail,
     Undo,
     parse_line,
 )
@@ -39,7 +40,9 @@ from companion.rules import (
     red_card_count,
     setup_card_number,
 )
+from companion.sheet import SeatMode
 from companion.state import GameState, Phase, PlayerSheet, evolve
+from companion.trails import apply_trail, rare_cases
 
 __all__ = ["Game", "GameState", "Phase", "PlayerSheet", "replay_lines"]
 
@@ -141,16 +144,33 @@ def _reveal(state: GameState, entry: Reveal) -> Outcome:
     events.append(Revealed(state.round, state.turn, entry.cards))
     if state.turn == REVEALS_PER_ROUND:
         events.append(LastTurn(state.round))
+    events.extend(rare_cases(state))
     return state, events
 
 
-def _claim(state: GameState, entry: Claim) -> Outcome:
+def _require_turn(state: GameState, player: str, code: str) -> PlayerSheet:
+    """The player's sheet, once a turn is in progress and the player is at the table."""
     _require_game(state)
     if state.reveals == 0:
-        raise RuleError.of("claim_before_reveal")
-    if entry.player not in state.sheets:
-        raise RuleError.of("not_a_player", player=entry.player)
+        raise RuleError.of(code)
+    if player not in state.sheets:
+        raise RuleError.of("not_a_player", player=player)
+    return state.sheets[player]
+
+
+def _claim(state: GameState, entry: Claim) -> Outcome:
+    sheet = _require_turn(state, entry.player, "claim_before_reveal")
+    if sheet.mode is SeatMode.SHEET:
+        raise RuleError.of("claims_from_trails", player=entry.player)
+    if sheet.mode is SeatMode.UNDECIDED:
+        sheet = evolve(sheet, mode=SeatMode.PAPER)
+        state = evolve(state, sheets={**state.sheets, entry.player: sheet})
     return apply_claim(state, entry)
+
+
+def _trail(state: GameState, entry: Trail) -> Outcome:
+    _require_turn(state, entry.player, "trail_before_reveal")
+    return apply_trail(state, entry)
 
 
 def _solo_keep(state: GameState, entry: SoloKeep) -> Outcome:
@@ -190,6 +210,7 @@ _STEPS: dict[type, Callable[[GameState, object], Outcome]] = {
     Claim: _claim,
     SoloKeep: _solo_keep,
     EndGame: _end_game,
+    Trail: _trail,
 }
 
 

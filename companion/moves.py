@@ -120,7 +120,17 @@ class Undo:
     """Takes back the latest entry that is not an undo."""
 
 
-Entry = NewGame | SetupCard | RedBonus | Reveal | Claim | SoloKeep | EndGame | Undo
+@dataclass(frozen=True)
+class Trail:
+    """One trail segment on a player's digital island sheet, between two spaces [row, column]."""
+
+    player: str
+    from_: tuple[int, int]
+    to: tuple[int, int]
+    bonus: bool = False
+
+
+Entry = NewGame | SetupCard | RedBonus | Reveal | Claim | SoloKeep | EndGame | Undo | Trail
 
 ENTRY_TYPES: dict[str, type] = {
     "new_game": NewGame,
@@ -131,6 +141,7 @@ ENTRY_TYPES: dict[str, type] = {
     "solo_keep": SoloKeep,
     "end_game": EndGame,
     "undo": Undo,
+    "trail": Trail,
 }
 TYPE_NAMES: dict[type, str] = {cls: name for name, cls in ENTRY_TYPES.items()}
 
@@ -143,10 +154,12 @@ _REQUIRED: dict[str, frozenset[str]] = {
     "solo_keep": frozenset({"letters"}),
     "end_game": frozenset(),
     "undo": frozenset(),
+    "trail": frozenset({"player", "from", "to"}),
 }
 _OPTIONAL: dict[str, frozenset[str]] = {
     "new_game": frozenset({"island", "special_bonus", "start_village", "direction", "symmetric"}),
     "claim": frozenset({"sight", "village", "red"}),
+    "trail": frozenset({"bonus"}),
 }
 
 
@@ -241,6 +254,25 @@ def _solo_keep(obj: dict) -> SoloKeep:
     return SoloKeep(letters=letters)
 
 
+def _space(value: Any, field: str) -> tuple[int, int]:
+    if not (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise LogFormatError.of("not_a_space_field", field=field, value=repr(value))
+    return (value[0], value[1])
+
+
+def _trail(obj: dict) -> Trail:
+    return Trail(
+        player=clean_name(obj["player"]),
+        from_=_space(obj["from"], "from"),
+        to=_space(obj["to"], "to"),
+        bonus=_bool(obj.get("bonus", False), "bonus"),
+    )
+
+
 _PARSERS = {
     "new_game": _new_game,
     "setup_card": lambda obj: SetupCard(letters=_setup_letters(obj["letters"])),
@@ -250,6 +282,7 @@ _PARSERS = {
     "solo_keep": _solo_keep,
     "end_game": lambda obj: EndGame(),
     "undo": lambda obj: Undo(),
+    "trail": _trail,
 }
 
 
@@ -316,6 +349,9 @@ def entry_to_dict(entry: Entry) -> dict[str, Any]:
             out["red"] = entry.red.value  # type: ignore[union-attr]
     elif isinstance(entry, SoloKeep):
         out["letters"] = list(entry.letters)
+    elif isinstance(entry, Trail):
+        out.update({"player": entry.player, "from": list(entry.from_), "to": list(entry.to)})
+        out["bonus"] = entry.bonus
     return out
 
 

@@ -21,6 +21,7 @@ from companion.rules import (
     village_letters,
 )
 from companion.scoring import Standings, standings
+from companion.sheet import IslandSheet, SeatMode
 
 T = TypeVar("T")
 
@@ -69,7 +70,7 @@ class Phase(Enum):
 
 @dataclass(frozen=True)
 class PlayerSheet:
-    """One player's paper sheet as far as the companion knows it."""
+    """One player's score pad as far as the companion knows it, and their island sheet if digital."""
 
     sights: dict[Sight, int] = field(default_factory=lambda: {s: 0 for s in Sight})
     villages: tuple[str, ...] = ()
@@ -77,6 +78,8 @@ class PlayerSheet:
     bonus: int = 0
     sights_by_round: tuple[int, ...] = ()
     sight_points_now: int = 0
+    mode: SeatMode = SeatMode.UNDECIDED
+    drawing: IslandSheet | None = None  # the digital island sheet of a SHEET seat
 
 
 @dataclass(frozen=True)

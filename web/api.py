@@ -12,10 +12,12 @@ from flask import Blueprint, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import BadRequest, NotFound, ServiceUnavailable
 
 from companion.errors import LogFormatError
-from companion.moves import Claim, Entry, load_json, parse_entry
+from companion.moves import Claim, Entry, Trail, load_json, parse_entry
 from companion.names import clean_name
-from web.errors import PermissionRefused, RequestRefused
+from companion.sheet import SeatMode
+from web.errors import PermissionRefused, RequestRefused, WebConflict
 from web.idempotency import EXPECT_SEQ_HEADER, request_id
+from web.seat_modes import PICKABLE
 from web.security import (
     MAYOR_COOKIE,
     PIN_HEADER,
@@ -109,18 +111,27 @@ def seat_player() -> str | None:
     return s.security.seats.player_for(s.table.game_id, request.cookies.get(SEAT_COOKIE), _address())
 
 
+_SEAT_ENTRIES = {Claim: "claim", Trail: "draw"}  # entries a seat makes for itself, and the verb
+
+
 def _authorise(entry: Entry) -> None:
-    """A claim needs that player's seat or the Mayor; every other entry needs the Mayor."""
-    if not isinstance(entry, Claim):
+    """A claim or a trail needs that player's seat or the Mayor; every other entry needs the Mayor."""
+    verb = _SEAT_ENTRIES.get(type(entry))
+    if verb is None:
         require_mayor()
         return
     if is_mayor():
         return
+    player = entry.player  # type: ignore[union-attr]
     seat = seat_player()
     if seat is None:
-        raise PermissionRefused.of("seat_first", player=entry.player)
-    if seat != entry.player:
-        raise PermissionRefused.of("other_seat", seat=seat, player=entry.player)
+        raise PermissionRefused.of(f"seat_first_{verb}", player=player)
+    if seat != player:
+        raise PermissionRefused.of(f"other_seat_{verb}", seat=seat, player=player)
+
+
+def _picks(game_id: int | None) -> dict[str, SeatMode]:
+    return services().seat_modes.picks(game_id)
 
 
 @bp.get("/session")
@@ -143,7 +154,7 @@ def session() -> Response:
 def state() -> Response:
     """The whole table state (see web/API.md)."""
     game_id, seq, st = services().table.snapshot()
-    return jsonify(state_json(game_id, seq, st))
+    return jsonify(state_json(game_id, seq, st, _picks(game_id)))
 
 
 @bp.get("/log")
@@ -195,7 +206,7 @@ def import_log() -> tuple[Response, int]:
     done = s.table.import_game(text, request_id=request_id())  # RefusedLine names the line
     if done.fresh:
         s.hub.reset()
-    state = state_json(done.game_id, done.seq, done.state)
+    state = state_json(done.game_id, done.seq, done.state, _picks(done.game_id))
     return jsonify({"game_id": done.game_id, "seq": done.seq, "state": state}), 201
 
 
@@ -206,7 +217,7 @@ def post_entry() -> tuple[Response, int]:
     _authorise(entry)
     expect_seq = whole_number(EXPECT_SEQ_HEADER, request.headers.get(EXPECT_SEQ_HEADER))
     accepted = services().table.submit(entry, expect_seq=expect_seq, request_id=request_id())
-    return jsonify(accepted_json(accepted)), 201
+    return jsonify(accepted_json(accepted, picks=_picks(accepted.game_id))), 201
 
 
 @bp.get("/seats")
@@ -240,6 +251,26 @@ def join_seat() -> Response:
     response.set_cookie(SEAT_COOKIE, token, max_age=SEAT_COOKIE_MAX_AGE_S, httponly=True,
                         samesite="Strict", path="/")
     return response
+
+
+@bp.post("/seats/mode")
+def pick_seat_mode() -> Response:
+    """This phone's seat picks how it scores: "paper" or "sheet" (the engine's mode wins once decided)."""
+    value = _field(_body(), "mode", {"mode"})
+    mode = next((m for m in PICKABLE if m.value == value), None)
+    if mode is None:
+        raise BadRequest(f"mode must be 'paper' or 'sheet', not {value!r}")
+    s = services()
+    player = seat_player()
+    if player is None:
+        raise PermissionRefused.of("mode_needs_seat")
+    game_id, _, st = s.table.snapshot()
+    decided = st.sheets[player].mode
+    if decided is not SeatMode.UNDECIDED and decided is not mode:
+        raise WebConflict.of("mode_decided", player=player, mode=decided.value)
+    s.seat_modes.pick(game_id, player, mode)  # type: ignore[arg-type]
+    s.hub.reset()  # the table and the Mayor see whom to wait for
+    return jsonify({"seat": player, "mode": mode.value})
 
 
 @bp.post("/seats/leave")

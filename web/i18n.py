@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from companion.errors import REFUSALS as RULE_REFUSALS
@@ -48,14 +49,30 @@ def _sentence(text: str) -> str:
 
 @lru_cache(maxsize=len(LANGUAGES))
 def catalog(language: str) -> dict[str, str]:
-    """The flat key -> text table of one language (English for an unknown language)."""
+    """The flat key -> text table of one language (English for an unknown language).
+
+    translations/<language>.json holds the pages' texts; a feature may bring its own in
+    translations/<feature>/<language>.json. A key lives in one file only: one home per phrase.
+    """
     if language not in LANGUAGES:
         language = DEFAULT_LANGUAGE
-    text = resources.files("web").joinpath("translations", f"{language}.json").read_text("utf-8")
-    table = json.loads(text)
+    table = merged_catalog(resources.files("web").joinpath("translations"), language)
     if language == DEFAULT_LANGUAGE:
         table.update(english_refusals())
     return table
+
+
+def merged_catalog(folder: Traversable, language: str) -> dict[str, str]:
+    """<folder>/<language>.json and every <folder>/<feature>/<language>.json; a repeated key is an error."""
+    merged: dict[str, str] = json.loads(folder.joinpath(f"{language}.json").read_text("utf-8"))
+    parts = sorted((p for p in folder.iterdir() if p.is_dir()), key=lambda p: p.name)
+    for part in parts:
+        extra = json.loads(part.joinpath(f"{language}.json").read_text("utf-8"))
+        twice = merged.keys() & extra.keys()
+        if twice:
+            raise ValueError(f"translations/{part.name}/{language}.json repeats {sorted(twice)}")
+        merged.update(extra)
+    return merged
 
 
 def translate(language: str, key: str, **params: Any) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from companion.moves import LETTERS, Direction, Island, Sight, Terrain
+from companion.sheet import SeatMode
 from companion.state import NextStep
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
@@ -27,6 +28,8 @@ def _entry_schemas() -> dict[str, Any]:
     """Contract 1 as JSON Schema: one schema per entry type, joined by oneOf."""
     sight = _enum(Sight)
     letter = {"type": "string", "enum": list(LETTERS)}
+    space = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
+             "description": "[row, column] in the maps' doubled-column coordinates"}
 
     def obj(kind: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
         return {
@@ -56,6 +59,8 @@ def _entry_schemas() -> dict[str, Any]:
                                                   "minItems": 2, "maxItems": 2}}, ["letters"]),
         "EndGame": obj("end_game", {}, []),
         "Undo": obj("undo", {}, []),
+        "Trail": obj("trail", {"player": {"type": "string"}, "from": space, "to": space,
+                               "bonus": {"type": "boolean"}}, ["player", "from", "to"]),
     }
 
 
@@ -84,6 +89,9 @@ def _state_schema() -> dict[str, Any]:
             "bonus_taken": {"type": "array", "items": _JSON_OBJ},
             "sheets": {"type": "object", "additionalProperties": _JSON_OBJ},
             "score_pad": {"type": "object", "nullable": True}, "standings": _JSON_OBJ,
+            "seat_modes": {"type": "object", "additionalProperties": _enum(SeatMode)},
+            "waiting_for": {"type": "array", "items": text},
+            "island_sheets": {"type": "object", "additionalProperties": _JSON_OBJ},
         },
     }
 
@@ -168,7 +176,7 @@ def _game_paths() -> dict[str, Any]:
         "/import": {"post": _op("Check a JSONL log, store it as a new game and make it current",
                                 auth=Auth.MAYOR, ok=201, body={"application/x-ndjson": {"schema": {"type": "string"}}},
                                 errors=(400, 403, 429))},
-        "/events": {"post": _op("Add one contract-1 entry; a claim needs that player's seat or the Mayor",
+        "/events": {"post": _op("Add one contract-1 entry; a claim or trail needs that player's seat or the Mayor",
                                 auth=Auth.SEAT_OR_MAYOR, ok=201, body=_json(entry),
                                 ok_schema={"$ref": "#/components/schemas/Accepted"},
                                 params=[{"name": "X-Expect-Seq", "in": "header", "required": False,
@@ -178,6 +186,13 @@ def _game_paths() -> dict[str, Any]:
         "/seats": {"get": _op("Players of the current game and which seats phones hold")},
         "/seats/join": {"post": _op("Take a seat: sets the HttpOnly tucana_seat cookie", body=player,
                                     errors=(400, 409))},
+        "/seats/mode": {"post": _op("This phone's seat picks how it scores: paper or the island sheet",
+                                    auth=Auth.SEAT_OR_MAYOR,
+                                    body=_json({"type": "object", "required": ["mode"],
+                                                "additionalProperties": False,
+                                                "properties": {"mode": {"type": "string",
+                                                                        "enum": ["paper", "sheet"]}}}),
+                                    errors=(400, 403, 409))},
         "/seats/leave": {"post": _op("Give up this phone's seat")},
         "/seats/free": {"post": _op("Free a player's seat", auth=Auth.MAYOR, body=player,
                                     errors=(400, 403, 429))},

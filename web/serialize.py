@@ -5,14 +5,19 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any
 
 from companion.moves import LETTERS, TYPE_NAMES, Entry, Sight, entry_to_dict
 from companion.rules import REVEALS_PER_ROUND, SIGHT_VALUES, VILLAGE_POINTS
 from companion.scoring import Standings
+from companion.sheet import SeatMode
 from companion.state import GameState, NextStep, Phase
 from companion.table import Accepted
+from web.island_json import island_json
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
@@ -26,7 +31,8 @@ def jsonable(value: Any) -> Any:
     if type(value) in TYPE_NAMES:
         return entry_to_dict(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        # A trailing underscore only dodges a Python keyword (from_): JSON gets the plain word.
+        return {f.name.rstrip("_"): jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
         return {str(jsonable(k)): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -56,6 +62,7 @@ def _sheet_json(sheet: Any) -> dict[str, Any]:
         "bonus": sheet.bonus,
         "sights_by_round": list(sheet.sights_by_round),
         "sight_points_now": sheet.sight_points_now,
+        "mode": sheet.mode.value,
     }
 
 
@@ -70,8 +77,51 @@ def _score_pad(state: GameState) -> dict[str, Any] | None:
     }
 
 
-def state_json(game_id: int | None, seq: int, state: GameState) -> dict[str, Any]:
-    """Everything a page needs to draw the table, the console or a phone."""
+STATE_DOCS_KEPT = 4  # the stream and the POST's answer ask for the same new state: build it once
+
+
+class _StateDocs:
+    """The few newest state documents, by the state object they describe (states are immutable)."""
+
+    def __init__(self) -> None:
+        self._docs: OrderedDict[tuple, tuple[GameState, dict[str, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, state: GameState, build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """The cached document for key, or a new one built and kept (the state is kept alive with it).
+
+        Built under the lock: a second caller for the same state waits for the first one's
+        document instead of building it again beside it (a build takes about a millisecond).
+        """
+        with self._lock:
+            hit = self._docs.get(key)
+            if hit is not None and hit[0] is state:
+                return hit[1]
+            doc = build()
+            self._docs[key] = (state, doc)
+            while len(self._docs) > STATE_DOCS_KEPT:
+                self._docs.popitem(last=False)
+            return doc
+
+
+_STATE_DOCS = _StateDocs()
+
+
+def state_json(
+    game_id: int | None, seq: int, state: GameState, picks: Mapping[str, SeatMode] | None = None
+) -> dict[str, Any]:
+    """Everything a page needs to draw the table, the console or a phone (picks: seats' sheet choice).
+
+    The document is shared by whoever asks for the same state and picks: treat it as read-only.
+    """
+    chosen = tuple(sorted((p, m.value) for p, m in (picks or {}).items()))
+    key = (game_id, seq, id(state), chosen)
+    return _STATE_DOCS.get(key, state, lambda: _state_doc(game_id, seq, state, picks or {}))
+
+
+def _state_doc(
+    game_id: int | None, seq: int, state: GameState, picks: Mapping[str, SeatMode]
+) -> dict[str, Any]:
     setup = state.setup
     standings = state.standings
     step = state.next_step
@@ -109,6 +159,7 @@ def state_json(game_id: int | None, seq: int, state: GameState) -> dict[str, Any
         "sheets": {name: _sheet_json(sheet) for name, sheet in state.sheets.items()},
         "score_pad": _score_pad(state),
         "standings": standings_json(standings),
+        **island_json(state, picks),
     }
 
 
@@ -117,14 +168,17 @@ def entry_json(seq: int, entry: Entry) -> dict[str, Any]:
     return {"seq": seq, "entry": entry_to_dict(entry)}
 
 
-def accepted_json(accepted: Accepted, *, with_state: bool = True) -> dict[str, Any]:
+def accepted_json(
+    accepted: Accepted, *, with_state: bool = True, picks: Mapping[str, SeatMode] | None = None
+) -> dict[str, Any]:
     """An accepted entry: game id, seq, the entry, what it caused and (optionally) the new state."""
+    state = state_json(accepted.game_id, accepted.seq, accepted.state, picks) if with_state else None
     return {
         "game_id": accepted.game_id,
         "seq": accepted.seq,
         "entry": entry_to_dict(accepted.entry),
         "events": [event_json(e) for e in accepted.events],
-        "state": state_json(accepted.game_id, accepted.seq, accepted.state) if with_state else None,
+        "state": state,
     }
 
 

@@ -13,6 +13,7 @@ from companion.store import LogStore
 from companion.table import Table
 from web.i18n import DEFAULT_LANGUAGE
 from web.idempotency import ANSWERS_FILE, AnswerBook
+from web.seat_modes import SEAT_MODES_FILE, SeatModes
 from web.security import Security
 from web.stream import StreamHub
 
@@ -32,6 +33,7 @@ class Services:
     hub: StreamHub
     security: Security
     answers: AnswerBook = field(default_factory=AnswerBook)  # first answers by Idempotency-Key
+    seat_modes: SeatModes = field(default_factory=SeatModes)  # each seat's paper/sheet pick
     rig: Rig | None = None  # camera, scanner, controls and speech; None = manual entry only
     settings: Settings | None = None  # when served; None in tests
     clock: Callable[[], float] = time.monotonic
@@ -72,10 +74,12 @@ def build_services(data_dir: Path, *, rig: Rig | None = None, settings: Settings
     data_dir.mkdir(parents=True, exist_ok=True)
     store = LogStore(data_dir / DB_FILE, durable=durable)
     table = Table(store)
-    hub = StreamHub(table) if keepalive_s is None else StreamHub(table, keepalive_s=keepalive_s)
+    seat_modes = SeatModes(data_dir / SEAT_MODES_FILE)
+    extra = {} if keepalive_s is None else {"keepalive_s": keepalive_s}
+    hub = StreamHub(table, picks=seat_modes.picks, **extra)
     security = Security.in_folder(data_dir, notify=notify)
     services = Services(store=store, table=table, hub=hub, security=security,
-                        answers=AnswerBook(data_dir / ANSWERS_FILE), settings=settings)
+                        answers=AnswerBook(data_dir / ANSWERS_FILE), seat_modes=seat_modes, settings=settings)
     if rig is not None:
         services.use_rig(rig)
     return services

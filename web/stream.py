@@ -22,11 +22,12 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Generator, Iterator, Mapping
 
 from companion.errors import TucanaError
 from companion.moves import NewGame, entry_to_dict
+from companion.sheet import SeatMode
+from companion.state import GameState
 from companion.table import Accepted, Table
 from web.serialize import accepted_json, dumps, state_json
 
@@ -38,19 +39,42 @@ STREAMS_PER_CLIENT = 6  # from one address: a phone's tabs, or the Pi's screen w
 DISCONNECT_POLL_S = 0.5  # a waiting stream asks this often whether its phone went away
 
 
+Picks = Callable[[int | None], Mapping[str, SeatMode]]  # a game's seats' paper/sheet choice
+
+
+def _no_picks(game_id: int | None) -> Mapping[str, SeatMode]:
+    return {}
+
+
 class TooManyStreams(TucanaError, RuntimeError):
     """Every stream slot is taken; the caller answers 503 and the browser retries."""
 
 
-@dataclass(frozen=True)
 class Frame:
-    """One accepted entry (or a seats or rig event), serialised once for every stream."""
+    """One accepted entry (or a seats or rig event), serialised once, by the first stream that sends it.
 
-    game_id: int | None
-    seq: int
-    is_new_game: bool
-    data: str
-    event: str = "entry"  # "seats" and "rig" carry no sequence number and never reset a stream
+    Serialising lazily keeps the work out of the table's lock: eight phones drawing at once
+    no longer wait in line behind each other's state documents.
+    """
+
+    __slots__ = ("game_id", "seq", "is_new_game", "event", "_data", "_build", "_lock")
+
+    def __init__(self, game_id: int | None, seq: int, is_new_game: bool, data: str | Callable[[], str],
+                 event: str = "entry") -> None:
+        self.game_id, self.seq, self.is_new_game = game_id, seq, is_new_game
+        self.event = event  # "seats" and "rig" carry no sequence number and never reset a stream
+        self._data = data if isinstance(data, str) else None
+        self._build = None if isinstance(data, str) else data
+        self._lock = threading.Lock()
+
+    @property
+    def data(self) -> str:
+        """The SSE data line (single-line JSON)."""
+        with self._lock:
+            if self._data is None:
+                assert self._build is not None
+                self._data, self._build = self._build(), None
+            return self._data
 
 
 class _Client:
@@ -122,8 +146,10 @@ class StreamHub:
         queue_max: int = CLIENT_QUEUE_MAX,
         max_streams: int = MAX_STREAMS,
         per_client: int = STREAMS_PER_CLIENT,
+        picks: Picks = _no_picks,
     ) -> None:
         self._table = table
+        self._picks = picks
         self._keepalive_s = keepalive_s
         self._queue_max = queue_max
         self._max_streams = max_streams
@@ -148,11 +174,12 @@ class StreamHub:
     def _on_accepted(self, accepted: Accepted) -> None:
         if not self.client_count:
             return  # nobody listens: skip serialising the state
+        picks = self._picks(accepted.game_id)
         frame = Frame(
             accepted.game_id,
             accepted.seq,
             isinstance(accepted.entry, NewGame),
-            dumps(accepted_json(accepted)),
+            lambda: dumps(accepted_json(accepted, picks=picks)),
         )
         self._broadcast(frame)
 
@@ -180,11 +207,11 @@ class StreamHub:
                               event="seats"))
 
     def reset(self) -> None:
-        """Tell every stream the game changed under it (an imported game was opened)."""
+        """Send every stream the state afresh: an imported game was opened, or a seat picked its sheet."""
         game_id, seq, state = self._table.snapshot()
         if game_id is None:
             return
-        data = dumps({"game_id": game_id, "seq": seq, "state": state_json(game_id, seq, state)})
+        data = dumps({"game_id": game_id, "seq": seq, "state": self._state(game_id, seq, state)})
         self._broadcast(Frame(game_id, seq, True, data))
 
     def close(self) -> None:
@@ -252,7 +279,7 @@ class StreamHub:
             cur_game, cur_seq, state = self._table.snapshot()
             yield sse(dumps({"game_id": cur_game, "seq": cur_seq}), event="hello")
             if cur_game is not None and (game_id not in (None, cur_game) or (last_id or 0) > cur_seq):
-                data = dumps({"game_id": cur_game, "seq": cur_seq, "state": state_json(cur_game, cur_seq, state)})
+                data = dumps({"game_id": cur_game, "seq": cur_seq, "state": self._state(cur_game, cur_seq, state)})
                 yield sse(data, event="reset", id=cur_seq)
                 seen = cur_seq
             elif last_id is not None:
@@ -286,6 +313,9 @@ class StreamHub:
         finally:
             self._forget(client)
 
+    def _state(self, game_id: int | None, seq: int, state: GameState) -> dict:
+        return state_json(game_id, seq, state, self._picks(game_id))
+
     def _catch_up(self, after: int, upto: int) -> Iterator[bytes]:
         """Entries after `after` up to `upto` from the log; the last one carries the state."""
         game_id, seq, state = self._table.snapshot()
@@ -297,7 +327,7 @@ class StreamHub:
                 "seq": s,
                 "entry": entry_to_dict(entry),
                 "events": [],
-                "state": state_json(game_id, seq, state) if last else None,
+                "state": self._state(game_id, seq, state) if last else None,
                 "catch_up": True,
             }
             yield sse(dumps(doc), event="entry", id=s)

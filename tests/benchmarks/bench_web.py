@@ -114,8 +114,11 @@ class Phones:
         self.buffers: dict[socket.socket, bytes] = {}
         self.seen: dict[socket.socket, int] = {}
         self.hello: set[socket.socket] = set()
-        for _ in range(count):
-            sock = socket.create_connection((HOST, port), timeout=START_S)
+        for n in range(count):
+            # Each phone from its own loopback address, as phones on the Wi-Fi each have theirs:
+            # the hub keeps at most STREAMS_PER_CLIENT streams per address.
+            source = (f"127.0.{n // 250}.{2 + n % 250}", 0)
+            sock = socket.create_connection((HOST, port), timeout=START_S, source_address=source)
             sock.sendall(f"GET /api/stream HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
                          "Accept: text/event-stream\r\n\r\n".encode())
             sock.setblocking(False)

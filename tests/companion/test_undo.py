@@ -62,3 +62,31 @@ def test_nothing_is_undoable_once_the_game_ended(log):
             builder.add({"type": "solo_keep", "letters": ["A", "C"]})
     builder.end()
     assert builder.state.undoable is None
+
+
+def test_undo_takes_back_a_trail_with_the_pair_and_the_card_it_took(log):
+    """Undoing the segment that joined E-E takes back the pair, its points and the blue card."""
+    game = log(players=["Mary", "David"]).setup("ABCDEEDCBA").draw("Mary", (9, 9), (8, 10), (8, 12))
+    assert game.state.blue["E"] == () and game.state.sheets["Mary"].villages == ("E",)
+    game.add({"type": "undo"})
+    mary = game.state.sheets["Mary"]
+    assert game.state.blue["E"] == (7,) and mary.villages == () and mary.bonus == 0
+    assert len(mary.drawing.segments) == 1 and not mary.drawing.has_drawn(game.state.reveals)
+    game.trail("Mary", (8, 10), (8, 12))
+    assert game.state.sheets["Mary"].villages == ("E",)
+
+
+def test_undo_of_a_first_trail_leaves_the_seat_free_to_play_on_paper(log):
+    """A seat whose only trail is undone is undecided again: a claim makes it a paper seat."""
+    game = log(players=["Mary"]).setup().reveal("desert", "forest").trail("Mary", (3, 1), (3, 3))
+    game.add({"type": "undo"}).claim("Mary", sight="yeti")
+    assert game.state.sheets["Mary"].mode.value == "paper"
+
+
+def test_undo_of_a_bonus_segment_gives_the_bonus_back(log):
+    """An undone bonus segment may be drawn again, elsewhere, in the same turn."""
+    game = log(players=["Adam"]).setup().draw("Adam", (2, 10), (2, 12), (1, 13))
+    game.draw("Adam", (7, 9), (7, 11), (8, 12)).trail("Adam", (5, 3), (5, 5), bonus=True)
+    game.add({"type": "undo"})
+    assert game.state.sheets["Adam"].drawing.bonus_left(game.state.reveals) == 1
+    game.trail("Adam", (8, 12), (8, 14), bonus=True)

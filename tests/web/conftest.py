@@ -15,6 +15,7 @@ from companion.store import LogStore
 from companion.table import Table
 from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, served
 from web.app import create_app
+from web.seat_modes import SeatModes
 from web.security import CSRF_COOKIE, CSRF_HEADER, PIN_HEADER, SeatBook, Security
 from web.services import Services
 from web.stream import StreamHub
@@ -78,9 +79,10 @@ def web_services(tmp_path: Path, clock: FakeClock) -> Iterator[Services]:
     """Store, table, stream hub and security in a temporary folder, closed afterwards."""
     store = LogStore(tmp_path / "tucana.sqlite3", durable=False)  # the fast store: no test here pulls the plug
     table = Table(store)
-    hub = StreamHub(table, keepalive_s=TEST_KEEPALIVE_S)
+    seat_modes = SeatModes(tmp_path / "seat-modes.json")
+    hub = StreamHub(table, keepalive_s=TEST_KEEPALIVE_S, picks=seat_modes.picks)
     security = Security(PIN, SeatBook(tmp_path / "seats.json", clock=clock), clock=clock)
-    services = Services(store=store, table=table, hub=hub, security=security)
+    services = Services(store=store, table=table, hub=hub, security=security, seat_modes=seat_modes)
     yield services
     services.close()
 

@@ -79,6 +79,9 @@ def _enrolled(api: ApiClient, phone: ApiClient, rig: Rig) -> None:
 # (method, path, body, sent by: "mayor" (PIN header), "phone" (its cookies), prepare)
 ROUTES: dict[str, tuple[str, str, Any, str, Prepare]] = {
     "claim": ("POST", "/api/events", {"type": "claim", "player": "David", "village": "A"}, "phone", _seated),
+    "trail": ("POST", "/api/events", {"type": "trail", "player": "David", "from": [3, 1], "to": [4, 2]},
+              "phone", _seated),
+    "seat mode": ("POST", "/api/seats/mode", {"mode": "sheet"}, "phone", _seated),
     "reveal": ("POST", "/api/events", {"type": "reveal", "cards": ["forest", "forest"]}, "mayor", _playing),
     "new game": ("POST", "/api/events", {"type": "new_game", "players": ["Ann"]}, "mayor", _playing),
     "refused entry": ("POST", "/api/events", {"type": "setup_card", "letters": "CEBAEDCDAB"}, "mayor",
@@ -140,7 +143,7 @@ def everything(services: Services, tmp_path: Path) -> tuple:
     rig = services.rig.status() if services.rig is not None else None
     deck = sorted((str(p), p.read_bytes()) for p in (tmp_path / "deck").rglob("*") if p.is_file())
     return (log_of(services), len(services.store.games()), services.security.seats.holders(game_id),
-            services.security.sessions.count, rig, deck)
+            services.security.sessions.count, rig, deck, services.seat_modes.picks(game_id))
 
 
 def cookies(reply: Any) -> list[str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from tests.conftest import ROUND_CARDS
 from web import i18n
 from web.app import create_app
 from web.errors import REFUSALS as WEB_REFUSALS
-from web.island import MAPS, island_svg
+from web.island import island_svg
 from web.join import join_url, lan_address, qr_svg, wifi_qr_svg, wifi_text
 from web.services import build_services
 from web.settings import Hotspot, Settings
@@ -249,20 +248,6 @@ def test_no_wifi_code_without_a_hotspot() -> None:
     """No Wi-Fi QR code is drawn when there is no hotspot or it is disabled."""
     assert wifi_qr_svg(None) is None
     assert wifi_qr_svg(Hotspot(enabled=False, ssid="Tucana", password="toucan123")) is None
-
-
-@pytest.mark.parametrize(("island", "hexes", "terrains", "sights_each"), [
-    (Island.PETIT, 73, {"desert": 24, "forest": 20, "mountain": 16, "water": 13}, 2),
-    (Island.GRANDE, 104, {"desert": 34, "forest": 29, "mountain": 24, "water": 17}, 3),
-])
-def test_the_island_maps_match_the_facts_page(island, hexes, terrains, sights_each) -> None:
-    """Each island map has the hex, terrain, village and sight counts of the facts page."""
-    tiles = MAPS[island]
-    assert len(tiles) == hexes
-    assert Counter(t.terrain for t in tiles) == terrains
-    assert sorted(t.village for t in tiles if t.village) == list(range(1, 11))
-    assert set(Counter(t.sight for t in tiles if t.sight).values()) == {sights_each}
-    assert len({(t.row, t.col) for t in tiles}) == hexes
 
 
 def test_the_island_sketch_escapes_its_title() -> None:

@@ -67,6 +67,11 @@ def test_readable_table(tmp_path, capsys):
         ('{"type": "new_game", "players": ["Mary"]}\n\n{"type": "reveal", "cards": ["desert"]}\n',
          "line 3: a reveal shows exactly two cards"),
         ('{"type": "new_game", "players": ["Mary"], "colour": "red"}\n', "line 1: new_game has unknown field(s) colour"),
+        ('{"type": "new_game", "players": ["Mary"]}\n{"type": "setup_card", "letters": "ABCDEEDCBA"}\n'
+         '{"type": "reveal", "cards": ["water", "water"]}\n{"type": "trail", "player": "Mary", "from": [3, 1], "to": [3, 3]}\n',
+         "line 4: this turn's segment joins water and water: [3, 1] is desert, [3, 3] is forest"),
+        ('{"type": "new_game", "players": ["Mary"]}\n{"type": "trail", "player": "Mary", "from": [3, 1], "to": "3,3"}\n',
+         "line 2: to must be a space as [row, column]"),
         ("", "holds no game"),
         ("\xff\xfe", "cannot read"),
     ],
@@ -107,6 +112,10 @@ DATA = REPO / "tests" / "data"
         ("mary-grande-8-24-33.jsonl", "Mary", {"sights_by_round": [8, 24, 33], "villages": 0, "bonus": 0, "total": 65, "rank": 1}),
         ("d-bonus-tie.jsonl", "David", {"sights_by_round": [], "villages": 11, "bonus": 6, "total": 17, "rank": 1}),
         ("d-bonus-tie.jsonl", "Alice", {"sights_by_round": [], "villages": 11, "bonus": 4, "total": 15, "rank": 3}),
+        ("mary-grande-sheet.jsonl", "Mary", {"sights_by_round": [8, 24, 33], "villages": 0, "bonus": 0, "total": 65, "rank": 1}),
+        ("e-tie-sheet-and-paper.jsonl", "Mary", {"villages": 10, "bonus": 7, "total": 17, "rank": 1}),
+        ("e-tie-sheet-and-paper.jsonl", "David", {"villages": 10, "bonus": 7, "total": 17, "rank": 1}),
+        ("e-tie-sheet-and-paper.jsonl", "Alice", {"villages": 10, "bonus": 0, "total": 10, "rank": 3}),
     ],
 )
 def test_rulebook_example_logs_give_the_rulebook_numbers(capsys, log_name, player, expected):

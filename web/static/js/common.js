@@ -50,6 +50,9 @@
   // Parameters of a refusal or a note that name game things: each page says them in its language.
   const NAMED_PARAMS = {
     terrain: (v) => inSentence(t("terrain." + v)),
+    other: (v) => inSentence(t("terrain." + v)),
+    a_terrain: (v) => inSentence(t("terrain." + v)),
+    b_terrain: (v) => inSentence(t("terrain." + v)),
     sight: (v) => inSentence(t("sight." + v)),
     island: (v) => t("island." + v),
     card: cardName,

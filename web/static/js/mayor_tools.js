@@ -19,6 +19,7 @@
         if (entry.village) return t("undo.claim_village", { player: entry.player, letter: entry.village });
         return T.sentence(t("undo.claim_red", { player: entry.player, sight: sightName(entry.red) }));
       case "reveal": return t("undo.reveal", { words: T.announcementWords(entry.cards) });
+      case "trail": return t("undo.trail", { player: entry.player });
       case "setup_card": return t("undo.setup_card", { letters: entry.letters });
       case "red_bonus": return t("undo.red_bonus", { names: entry.sights.map((s) => t("sight." + s)).join(", ") });
       case "solo_keep": return t("undo.solo_keep", { letters: entry.letters.join(", ") });
@@ -35,6 +36,7 @@
         if (entry.sight) return t("log.claim", { player: entry.player, what: t("sight." + entry.sight) });
         if (entry.village) return t("log.claim", { player: entry.player, what: entry.village + "–" + entry.village });
         return t("log.claim", { player: entry.player, what: T.sentence(t("pad.red_pair", { sight: sightName(entry.red) })) });
+      case "trail": return t(entry.bonus ? "sheet.log_bonus_trail" : "sheet.log_trail", { player: entry.player });
       case "red_bonus": return t("bonus.red") + ": " + entry.sights.map((s) => t("sight." + s)).join(", ");
       case "solo_keep": return t("solo.title") + ": " + entry.letters.join(", ");
       case "end_game": return t("end.button");

@@ -33,8 +33,13 @@
 
   /* ---- the score pad ---- */
 
+  /** A seat on the island sheet never taps claims: the engine derives them from its trails. */
+  function onSheet() {
+    return (state.seat_modes || {})[me] === "sheet";
+  }
+
   function canClaim() {
-    return holdsSeat && state.phase === "playing";
+    return holdsSeat && state.phase === "playing" && !onSheet();
   }
 
   function sightName(sight) { return T.inSentence(t("sight." + sight)); }
@@ -156,7 +161,7 @@
     renderReds(mine);
     renderFinalBox(mine);
     byId("pad-help").textContent = state.phase === "playing"
-      ? (holdsSeat ? t("pad.help") : t("phone.not_mine"))
+      ? (holdsSeat ? t(onSheet() ? "sheet.picked_sheet" : "pad.help") : t("phone.not_mine"))
       : (state.phase === "finished" ? t("pad.help_finished") : t("pad.help_before"));
   }
 
@@ -288,6 +293,7 @@
     }
     renderVillages();
     renderPad();
+    if (T.sheet) T.sheet.render(state);
     renderBanner(false);
   }
 
@@ -298,4 +304,5 @@
     // A seat may have changed while the stream was away (asleep, or the page still loading).
     connected: checkSeat,
   });
+  T.phone = { apply: follower.apply, holdsSeat: () => holdsSeat };
 })();

@@ -26,6 +26,7 @@
     const words = byId("words");
     const note = byId("announce-note");
     if (!words) return;
+    if (T.renderSheetStatus) T.renderSheetStatus(state);
     cards.replaceChildren();
     show(turn, state.round > 0);
     note.textContent = "";
