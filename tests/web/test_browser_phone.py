@@ -102,6 +102,7 @@ def test_a_phone_through_a_whole_game(server, browser, size: str, lang: str) -> 
 
     # The first tap unlocks the sound on its way to the button it lands on; nothing moves.
     obelisk = '#sight-rows button[data-sight="obelisk"].next'
+    page.locator(obelisk).scroll_into_view_if_needed()  # where the finger is about to land
     before = {s: _box(page, s) for s in (obelisk, "#pad", "#sound")}
     page.tap(obelisk)
     assert page.inner_text("#confirm-what") == ASK_OBELISK[lang]
