@@ -227,7 +227,7 @@
       remind(t("banner.game_over"), "over-" + state.game_id, loud);
     } else if (state.is_last_turn) {
       remind(roundEndText(), "round-" + state.game_id + "-" + state.round, loud);
-    } else if (banner.key && !banner.key.startsWith("segment")) {
+    } else if (banner.key && !/^(segment|undone)-/.test(banner.key)) {  // those stay until put away
       banner.hide();
     }
   }
