@@ -277,5 +277,5 @@ def test_the_console_reads_cards_from_the_virtual_camera(camera_server, browser)
     names = {"desert": "desert", "forest": "forest", "mountain": "mountain", "water": "water", "any": "any terrain"}
     a, b = (names[card.value] for card in services.table.state.last_reveal.cards)
     assert mayor.inner_text("#words") == f"{a.capitalize()} and {b}!"
-    assert mayor.evaluate("() => document.querySelector('#camera-crop').naturalWidth") > 0
+    mayor.wait_for_function("() => document.querySelector('#camera-crop').naturalWidth > 0")  # the new crop
     _shot(mayor, "mayor-camera")

@@ -292,8 +292,12 @@
     });
 
     return {
-      /** Show message under key (flashing if it is new or loud); false when it was put away before. */
-      show(message, key, loud) {
+      /**
+       * Show message under key (flashing if it is new or loud); false when it was put away before.
+       * A loud one is scrolled into view unless scroll is false (a notice that comes while the
+       * player is tapping must not move the page under the finger: it buzzes and beeps instead).
+       */
+      show(message, key, loud, scroll = loud) {
         if (dismissed(key)) { current = null; show(node, false); return false; }
         const fresh = key !== current || node.hidden;
         current = key;
@@ -304,7 +308,7 @@
           void node.offsetWidth;  // restart the animation
           node.classList.add("flash");
         }
-        if (loud) {
+        if (scroll) {
           const still = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
           node.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
         }

@@ -212,8 +212,8 @@
 
   const banner = T.notice();
 
-  function remind(text, key, loud) {
-    if (!banner.show(text, key, loud) || !loud) return;
+  function remind(text, key, loud, scroll = loud) {
+    if (!banner.show(text, key, loud, scroll) || !loud) return;
     if (navigator.vibrate) navigator.vibrate(ROUND_END_BUZZ_MS);
     T.beep();
   }
@@ -242,10 +242,10 @@
   function onEvents(events) {
     for (const event of events) {
       if (event.type === "claimed" && event.player === me && event.bonus_segment) {
-        remind(t("banner.bonus_segment"), "segment-" + state.seq, true);
+        remind(t("banner.bonus_segment"), "segment-" + state.seq, true, false);  // the player is drawing
       }
       if (event.type === "undone" && event.entry.type === "claim" && event.entry.player === me) {
-        remind(t("phone.claim_undone", { what: claimWords(event.entry) }), "undone-" + state.seq, true);
+        remind(t("phone.claim_undone", { what: claimWords(event.entry) }), "undone-" + state.seq, true, false);
       }
     }
     if (events.some((e) => e.type === "last_turn" || e.type === "game_ended")) renderBanner(true);
