@@ -193,7 +193,7 @@
     try {
       const doc = await T.api("POST", cfg.api.claim, entry);
       if (doc && doc.state) follower.apply(doc.state, doc);
-      if (doc && doc.events) onEvents(doc.events);
+      if (doc && doc.events) onEvents(doc.events, doc);
     } catch (err) {
       error.textContent = t("pad.refused", { reason: err.message });
       show(error, true);
@@ -212,8 +212,12 @@
 
   const banner = T.notice();
 
-  function remind(text, key, loud, scroll = loud) {
-    if (!banner.show(text, key, loud, scroll) || !loud) return;
+  /**
+   * A notice at the top of the phone: a loud one flashes, buzzes and beeps. It never scrolls the
+   * page: the player may be tapping or drawing, and nothing may move under a finger.
+   */
+  function remind(text, key, loud) {
+    if (!banner.show(text, key, loud, false) || !loud) return;
     if (navigator.vibrate) navigator.vibrate(ROUND_END_BUZZ_MS);
     T.beep();
   }
@@ -239,13 +243,19 @@
     return T.inSentence(t("pad.red_pair", { sight: sightName(entry.red) }));
   }
 
-  function onEvents(events) {
+  // What an entry caused comes twice (the request's answer and the stream): said once, whichever
+  // comes first, so a notice never appears a moment after the redraw that the player acts on.
+  let eventsSeen = { game: null, seq: 0 };
+
+  function onEvents(events, doc) {
+    if (doc && doc.game_id === eventsSeen.game && doc.seq <= eventsSeen.seq) return;
+    if (doc) eventsSeen = { game: doc.game_id, seq: doc.seq };
     for (const event of events) {
       if (event.type === "claimed" && event.player === me && event.bonus_segment) {
-        remind(t("banner.bonus_segment"), "segment-" + state.seq, true, false);  // the player is drawing
+        remind(t("banner.bonus_segment"), "segment-" + state.seq, true);
       }
       if (event.type === "undone" && event.entry.type === "claim" && event.entry.player === me) {
-        remind(t("phone.claim_undone", { what: claimWords(event.entry) }), "undone-" + state.seq, true, false);
+        remind(t("phone.claim_undone", { what: claimWords(event.entry) }), "undone-" + state.seq, true);
       }
     }
     if (events.some((e) => e.type === "last_turn" || e.type === "game_ended")) renderBanner(true);
@@ -254,9 +264,12 @@
   /* ---- the seat ---- */
 
   /** Whether this phone still holds its seat: asked when the stream says a seat was taken or freed. */
+  let seatChecks = 0;  // a slow answer to an older check must not undo what a newer one found
   async function checkSeat() {
+    const mine = ++seatChecks;
     let doc;
     try { doc = await T.api("GET", cfg.api.seat_list); } catch (err) { return; }
+    if (mine !== seatChecks) return;
     const seat = doc.seats.find((s) => s.player === me);
     const holds = Boolean(seat && seat.mine);
     const note = byId("seat-lost");
@@ -304,5 +317,5 @@
     // A seat may have changed while the stream was away (asleep, or the page still loading).
     connected: checkSeat,
   });
-  T.phone = { apply: follower.apply, holdsSeat: () => holdsSeat };
+  T.phone = { apply: follower.apply, events: onEvents, holdsSeat: () => holdsSeat };
 })();

@@ -224,6 +224,7 @@
       const doc = await T.api("POST", cfg.api.events, entry);
       sending = null;
       if (doc && doc.state && T.phone) T.phone.apply(doc.state);
+      if (doc && doc.events && T.phone) T.phone.events(doc.events, doc);  // at once, not after the stream
     } catch (err) {
       sending = null;
       // Lost on the way back? The stream shows the segment if it was drawn; nothing is sent twice.
