@@ -45,6 +45,7 @@ def test_button_lays_next_cards_and_the_scanner_puts_them_in_the_log(table, smal
         assert rig.snapshot_jpeg()[:2] == b"\xff\xd8"
         assert rig.crop_jpeg()[:2] == b"\xff\xd8"
         a, b = table.state.last_reveal.cards
+        assert wait_for(lambda: rig.speaker.said)  # the desk speaks once it hears of the reveal
         assert rig.speaker.said[-1] == phrasebook("fr")("announce.pair", a=a, b=b)  # the pages' words
         assert " et " in rig.speaker.said[-1] and rig.speaker.said[-1].endswith("\u00a0!")
     finally:
