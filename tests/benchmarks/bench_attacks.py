@@ -36,9 +36,12 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.benchmarks.bench_web import free_port, stop, wait_healthy  # noqa: E402
+
 HOST = "127.0.0.1"  # the server and the new phone; attackers use 127.0.0.2 and up
 PIN = "135790"
-START_S = 30.0  # the longest the server may take to answer /healthz
 REQUEST_S = 5.0  # one API request's timeout
 KILL_WAIT_S = (0.0, 0.8)  # a random kill comes this long after the cycle's first request
 ACKS_BEFORE_KILL = (1, 25)  # a kill "right after a 201" comes after this many acknowledgements
@@ -63,13 +66,6 @@ def _loopback(address: str) -> str:
     return address
 
 
-def free_port() -> int:
-    """A TCP port free on loopback."""
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
 def start_server(port: int, data: Path, camera: str) -> subprocess.Popen[bytes]:
     """`tucana serve` on 127.0.0.1 with a known PIN in data; returned once /healthz answers."""
     data.mkdir(parents=True, exist_ok=True)
@@ -81,30 +77,7 @@ def start_server(port: int, data: Path, camera: str) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "web.cli", "serve", "--host", _loopback(HOST), "--port", str(port),
            "--data", str(data), "--camera", camera, "--gpio", "mock"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
-    deadline = time.monotonic() + START_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the server exited with {proc.returncode}")
-        try:
-            conn = http.client.HTTPConnection(HOST, port, timeout=1)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                return proc
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise SystemExit("the server did not become healthy in time")
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM, then SIGKILL if it does not end in time."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+    return wait_healthy(proc, port)
 
 
 def post(port: int, entry: dict, key: str) -> tuple[int, dict]:

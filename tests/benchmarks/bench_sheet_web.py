@@ -15,9 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -29,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.moves import Island, NewGame, Reveal, Trail, entry_to_dict  # noqa: E402
 from companion.sim import NAMES, random_game  # noqa: E402
-from tests.benchmarks.bench_web import Phones, free_port, post, start_server  # noqa: E402
+from tests.benchmarks.bench_web import Phones, free_port, post, start_server, stop  # noqa: E402
 
 SEED = 12  # the game is fixed so runs compare
 STREAMS = 10  # 8 phones, the table display and the Mayor's console
@@ -106,12 +104,7 @@ def one_run(entries: list) -> tuple[list[float], float]:
             cpu_ms = (cpu_seconds(server.pid) - cpu_before) * 1000 / posted
             phones.close()
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(10)
+            stop(server)
     return delays, cpu_ms
 
 

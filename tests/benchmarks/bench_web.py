@@ -36,6 +36,8 @@ HOST = "127.0.0.1"  # loopback only
 PIN = "135790"
 PLAYERS = ["Mary", "David", "Lena", "Omar", "Ines", "Kai", "Zoe", "Tom"]  # 8: the biggest state
 START_S = 30.0  # the longest the server may take to answer /healthz
+HEALTH_POLL_S = 0.05  # pause between /healthz tries while the server starts
+STOP_S = 10.0  # the longest a server may take to end after SIGTERM, then after SIGKILL
 DELIVERY_S = 5.0  # the longest one reveal may take to reach every stream before the run fails
 PAUSE_S = 0.05  # between reveals, as a Mayor would pause (and so one reveal is measured at a time)
 # With --server cheroot the bench runs the same app on cheroot, for comparison (pip install cheroot).
@@ -80,19 +82,36 @@ def start_server(kind: str, port: int, data: Path, camera: str) -> subprocess.Po
         cmd = [sys.executable, "-m", "web.cli", "serve", "--host", HOST, "--port", str(port),
                "--data", str(data), "--camera", camera, "--gpio", "mock"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    return wait_healthy(proc, port)
+
+
+def wait_healthy(proc: subprocess.Popen[bytes], port: int) -> subprocess.Popen[bytes]:
+    """Return the server process once its /healthz answers 200; exit if it dies or takes too long."""
     deadline = time.monotonic() + START_S
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise SystemExit(f"the server exited: {proc.stderr.read().decode()[-2000:]}")
+            said = proc.stderr.read().decode()[-2000:] if proc.stderr is not None else ""
+            raise SystemExit(f"the server exited with {proc.returncode}: {said}")
         try:
             conn = http.client.HTTPConnection(HOST, port, timeout=1)
             conn.request("GET", "/healthz")
             if conn.getresponse().status == 200:
                 return proc
         except OSError:
-            time.sleep(0.1)
+            time.sleep(HEALTH_POLL_S)
     proc.kill()
     raise SystemExit("the server did not become healthy in time")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL if it does not end in time."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(STOP_S)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(STOP_S)
 
 
 def post(port: int, entry: dict) -> dict:
@@ -196,12 +215,7 @@ def one_run(kind: str, clients: int, camera: str) -> dict[str, float]:
             rss, peak = memory_kb(server.pid)
             phones.close()
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(10)
+            stop(server)
     delays.sort()
     return {
         "p50_ms": statistics.median(delays),
