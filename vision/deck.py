@@ -161,25 +161,21 @@ class Deck:
         np.maximum.at(card_best, self._ref_card, both.max(axis=0))
         family = self._family_of[best]
         card, fine_margin, detail = int(self._ref_card[best]), None, None
+        card_best[self._ref_card[family.members] if family is not None else card] = -np.inf  # its rivals are outside
+        margin = best_score - (float(card_best.max()) if np.isfinite(card_best).any() else -1.0)
         if family is not None and best_score < fine_above:
             fine_margin = 0.0
-            card_best[self._ref_card[family.members]] = -np.inf
         elif family is not None:
             flip = bool(d.asymmetry() @ family.asymmetry < 0)
             card, fine_margin, detail = self._within_family(family, image[::-1, ::-1] if flip else image,
                                                             self._family_colour(family, d, flip))
             turn = flip  # relative to the way up the family's first reference lies
-            card_best[self._ref_card[family.members]] = -np.inf
-        else:
-            card_best[card] = -np.inf
-            close = best_score - (float(card_best.max()) if np.isfinite(card_best).any() else -1.0) < detail_below
-            if best_score >= fine_above and close:
-                query = image[::-1, ::-1] if turn else image
-                aligned = align_to(query, align_image(self.images[best]))
-                detail = max(float(fine_vector(aligned) @ self._fine[best]), float(mid_vector(aligned) @ self._mid[best]))
-        other = float(card_best.max()) if np.isfinite(card_best).any() else -1.0
+        elif best_score >= fine_above and margin < detail_below:
+            query = image[::-1, ::-1] if turn else image
+            aligned = align_to(query, align_image(self.images[best]))
+            detail = max(float(fine_vector(aligned) @ self._fine[best]), float(mid_vector(aligned) @ self._mid[best]))
         name = self.cards[card]
-        return Match(name, best_score, best_score - other, fine_margin, bool(turn), detail, name not in self._incomplete)
+        return Match(name, best_score, margin, fine_margin, bool(turn), detail, name not in self._incomplete)
 
     def _family_colour(self, family: _Family, d: Descriptor, flip: bool) -> np.ndarray:
         """Best colour similarity of the card to each of the family's cards (rows of residuals)."""

@@ -95,13 +95,20 @@ def _inner(card: np.ndarray) -> np.ndarray:
     return card[my:CANON_H - my, mx:CANON_W - mx]
 
 
+def _band_pass(grey: np.ndarray, grid: tuple[int, int], blur: float, surround: float) -> np.ndarray:
+    """A grey image shrunk to grid cells, keeping detail between blur and surround cells across."""
+    small = cv2.resize(grey.astype(np.float32), grid, interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (0, 0), blur) - cv2.GaussianBlur(small, (0, 0), surround)
+
+
+def _inner_grey(card: np.ndarray) -> np.ndarray:
+    inner = _inner(card)
+    return inner if inner.ndim == 2 else cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
+
+
 def fine_vector(card: np.ndarray) -> np.ndarray:
     """The fine grey layout of a canonical card image (BGR or grey), zero mean, unit norm."""
-    inner = _inner(card)
-    grey = inner if inner.ndim == 2 else cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
-    small = cv2.resize(grey.astype(np.float32), FINE_GRID, interpolation=cv2.INTER_AREA)
-    detail = cv2.GaussianBlur(small, (0, 0), FINE_BLUR) - cv2.GaussianBlur(small, (0, 0), FINE_SURROUND)
-    return _unit(detail)
+    return _unit(_band_pass(_inner_grey(card), FINE_GRID, FINE_BLUR, FINE_SURROUND))
 
 
 def mid_vector(card: np.ndarray) -> np.ndarray:
@@ -110,19 +117,13 @@ def mid_vector(card: np.ndarray) -> np.ndarray:
     Painted cards (waves, rock, foliage) have fine texture that no two photos share exactly, so
     their fine layouts hardly correlate; at a few millimetres the painting is the same in both.
     """
-    inner = _inner(card)
-    grey = inner if inner.ndim == 2 else cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
-    small = cv2.resize(grey.astype(np.float32), MID_GRID, interpolation=cv2.INTER_AREA)
-    detail = cv2.GaussianBlur(small, (0, 0), MID_BLUR) - cv2.GaussianBlur(small, (0, 0), MID_SURROUND)
-    return _unit(detail)
+    return _unit(_band_pass(_inner_grey(card), MID_GRID, MID_BLUR, MID_SURROUND))
 
 
 def describe(card: np.ndarray) -> Descriptor:
     """Describe a canonical BGR card image."""
     inner = _inner(card)
-    grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    small = cv2.resize(grey, COARSE_GRID, interpolation=cv2.INTER_AREA)
-    coarse = cv2.GaussianBlur(small, (0, 0), COARSE_BLUR) - cv2.GaussianBlur(small, (0, 0), COARSE_SURROUND)
+    coarse = _band_pass(_inner_grey(card), COARSE_GRID, COARSE_BLUR, COARSE_SURROUND)
     small = cv2.resize(inner, CHROMA_GRID, interpolation=cv2.INTER_AREA).astype(np.float32)
     b, g, r = small[..., 0], small[..., 1], small[..., 2]
     total = b + g + r + CHROMA_EPS

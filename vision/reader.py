@@ -103,14 +103,19 @@ class CardReader:
         return self._read_quad(frame, corners)[0]
 
     def recognises(self, frame: np.ndarray, corners: np.ndarray) -> bool:
-        """Whether the outline with these corners shows a card of the deck, even one of a kind the
-        deck does not hold whole (never named, but enrollment must still tell one card from two)."""
-        match = self.deck.match(warp_card(frame, order_corners(corners)), MIN_SCORE, CLEAR_MARGIN)
-        return judge(replace(match, kind_complete=True))[0]
+        """Whether an outline shows a card of the deck, even of a kind not held whole (never named).
+
+        Enrollment asks this to tell one card from two while a kind is only partly enrolled.
+        """
+        return judge(replace(self._match(frame, order_corners(corners)), kind_complete=True))[0]
+
+    def _match(self, frame: np.ndarray, quad: np.ndarray) -> Match:
+        """The deck's best match for the card inside an ordered quad (detail only for close calls)."""
+        return self.deck.match(warp_card(frame, quad), MIN_SCORE, CLEAR_MARGIN)
 
     def _read_quad(self, frame: np.ndarray, corners: np.ndarray) -> tuple[CardReading, float]:
         quad = order_corners(corners)
-        match = self.deck.match(warp_card(frame, quad), MIN_SCORE, CLEAR_MARGIN)
+        match = self._match(frame, quad)
         accept, confidence = judge(match)
         if match.turned:
             quad = np.roll(quad, 2, axis=0)
