@@ -180,7 +180,7 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
         near = pts[(t > 0.15) & (t < 0.85) & (dist < max(2.0, 0.02 * length))]
         if len(near) < 5:
             return quad
-        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
     out = []
     for i in range(4):
