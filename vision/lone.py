@@ -1,0 +1,240 @@
+"""Find the one card of an enrollment photo: a slower, exhaustive search for the best card outline.
+
+Enrollment knows there is exactly one card in view, so unlike the live read (vision.detect) it
+can afford to try every way a blob may hide a card and keep the single best outline:
+  - every mask of detect (edges at four strengths, the table's colours), as they are;
+  - the same masks opened with a kernel scaled to a card, which cuts off a grain line or a
+    check edge left attached to the card as a spur;
+  - the holes of each edge map (what an outline encloses, seen from inside): on a checked cloth
+    the checks' edges join the card's outline into one net that encloses the whole frame, but
+    the card's face is still a hole of its own in that net.
+Each card-shaped quad is then snapped side by side onto the straight edge nearest it and scored
+by how much of its outline is a real edge running along it (the gradient there is strong and at
+right angles to the side): a check edge or a grain line crossing a false side does not count.
+A card printed with a light border on a light table is often found by its coloured panel only;
+the outline is then widened while a uniform band with an edge around it still follows.
+A wrong outline poisons the deck (worse than a refusal), so the best must be clearly a card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import detect as D
+
+SIDE_SAMPLES = 32  # points sampled along each side of a quad
+SIDE_SPAN = (0.1, 0.9)  # share of a side sampled: keep off the rounded corners
+PEAK_PX = 2  # work px either side of a side where its edge may lie (corners are fitted, not exact)
+EDGE_MIN = 12.0  # Sobel units (3x3 on the 5x5-blurred strongest channel): ~a 4-unit colour step
+ALIGN_MIN = 0.9  # |gradient across the side| / |gradient| at an edge point: within ~25 degrees
+SNAP_SHARE = 0.06  # each end of a side may move this share of the card's short side when snapped
+SNAP_STEPS = 9  # positions tried per end of a side (a 9x9 grid of lines per side)
+SNAP_CAP = 4.0  # a side's edge strength counts up to this many EDGE_MIN per point: one bright spot cannot win
+MIN_ALONG = 0.75  # share of the outline that must be an edge along it for a photo to be enrolled
+SPUR_CUT = (0.12, 0.22)  # openings, as a share of the expected card's short side, that cut spurs off
+LONE_HEIGHT = (0.2, 0.6)  # a lone card's height as a share of the frame's: the spur-cut openings' range
+BORDER_SHARE = 0.12  # a light border may be this share of the card's short side (flat: 3.2 of 63 mm)
+BORDER_STEP = 0.01  # the outline widens by this share of the short side at a time
+BORDER_SPREAD = 12.0  # colour units: the band a border makes is this uniform (a table's checks are not)
+SAME_QUAD = 0.92  # intersection over union above which two candidate quads are the same
+
+
+@dataclass(frozen=True, eq=False)
+class LoneCard:
+    """The best card outline of a one-card photo: corners in frame px (None: refused, and why)."""
+
+    corners: np.ndarray | None
+    along: float  # share of the outline that is an edge along it (0..1)
+    reason: str = ""
+
+
+def _work(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame's YCrCb copy at detect's working height, and the scale back to the frame."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, D.WORK_HEIGHT / h)
+    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb), scale
+
+
+def _holes(edges: np.ndarray) -> np.ndarray:
+    """What each closed outline encloses seen from inside: every hole of the edge map, filled."""
+    edges = cv2.dilate(edges, D._DILATE)
+    contours, hierarchy = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    mask = np.zeros_like(edges)
+    if hierarchy is not None:
+        holes = [c for c, link in zip(contours, hierarchy[0], strict=True) if link[3] >= 0]
+        cv2.drawContours(mask, holes, -1, 255, -1)  # a px inside the outline: snapping moves it out
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, D._OPEN_KERNEL)
+
+
+def _masks(colour_u8: np.ndarray, dx: np.ndarray, dy: np.ndarray) -> list[np.ndarray]:
+    """Every mask a lone card may show up in as a blob of its own."""
+    edge_maps = [cv2.Canny(dx, dy, low, high) for low, high in D.EDGE_LEVELS]
+    masks = [D._enclosed(e) for e in edge_maps] + [D.table_mask(colour_u8)]
+    masks += [_holes(e) for e in edge_maps]
+    short = colour_u8.shape[0] * np.mean(LONE_HEIGHT) / 1.4  # a typical lone card's short side, work px
+    for share in SPUR_CUT:
+        size = max(3, int(round(share * short)) | 1)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        masks += [cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel) for m in masks[:5]]
+    return masks
+
+
+def _quads(masks: list[np.ndarray], frame_area: float) -> list[np.ndarray]:
+    """Every distinct one-card quad the masks' blobs give."""
+    found: list[np.ndarray] = []
+    for mask in masks:
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for contour in contours:
+            if not D.MIN_CARD_SHARE * frame_area <= cv2.contourArea(contour) <= D.MAX_CARD_SHARE * frame_area:
+                continue
+            candidate = D._rectangular(contour, frame_area)
+            if candidate is None:
+                continue
+            for hyp in candidate.hypotheses:
+                if len(hyp) == 1 and not any(_iou(hyp[0], q) > SAME_QUAD for q in found):
+                    found.append(hyp[0])
+    return found
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads."""
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    inter, _ = cv2.intersectConvexConvex(a32, b32)
+    union = abs(cv2.contourArea(a32)) + abs(cv2.contourArea(b32)) - inter
+    return float(inter) / max(union, 1e-6)
+
+
+def _normal(a: np.ndarray, b: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """Unit normal of the side a-b pointing away from the quad's centre."""
+    d = b - a
+    n = np.array([-d[1], d[0]]) / max(float(np.hypot(*d)), 1e-6)
+    return n if n @ ((a + b) / 2 - centre) >= 0 else -n
+
+
+def _across(grad: tuple[np.ndarray, np.ndarray], a: np.ndarray, b: np.ndarray, n: np.ndarray,
+            offsets: np.ndarray) -> np.ndarray:
+    """Gradient across a batch of lines a[i]-b[i] (common normal n), where it runs along them, else 0.
+
+    Sampled at SIDE_SAMPLES points of each line and at each offset along n: shape (k, samples, offsets).
+    """
+    dx, dy = grad
+    t = np.linspace(*SIDE_SPAN, SIDE_SAMPLES)
+    pts = a[:, None, None, :] + t[None, :, None, None] * (b - a)[:, None, None, :] \
+        + offsets[None, None, :, None] * n  # (k, samples, offsets, 2)
+    flat = pts.reshape(-1, 1, 2).astype(np.float32)
+    gx = cv2.remap(dx, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    gy = cv2.remap(dy, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    gx, gy = gx.reshape(pts.shape[:3]), gy.reshape(pts.shape[:3])
+    across = np.abs(gx * n[0] + gy * n[1])
+    return np.where(across >= ALIGN_MIN * np.hypot(gx, gy), across, 0.0)
+
+
+def _along(grad: tuple[np.ndarray, np.ndarray], a: np.ndarray, b: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Share of points on each of a batch of lines a[i]-b[i] that lie on an edge running along it."""
+    offsets = np.arange(-PEAK_PX, PEAK_PX + 1, dtype=np.float64)
+    return (_across(grad, a, b, n, offsets) >= EDGE_MIN).any(axis=2).mean(axis=1)
+
+
+def along_support(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> float:
+    """Share of a quad's outline that is an edge running along it (0..1)."""
+    centre = quad.mean(axis=0)
+    shares = [_along(grad, quad[i][None], quad[(i + 1) % 4][None], _normal(quad[i], quad[(i + 1) % 4], centre))[0]
+              for i in range(4)]
+    return float(np.mean(shares))
+
+
+def _intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray) -> np.ndarray | None:
+    """Where the lines p + s*u and q + r*v meet, or None when they are parallel."""
+    det = u[0] * -v[1] - u[1] * -v[0]
+    if abs(det) < 1e-9:
+        return None
+    s = ((q - p)[0] * -v[1] - (q - p)[1] * -v[0]) / det
+    return p + s * u
+
+
+def _snap(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray:
+    """Move each side (each end on its own) onto the line near it best covered by an edge along it."""
+    centre = quad.mean(axis=0)
+    short = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
+    steps = np.linspace(-SNAP_SHARE * short, SNAP_SHARE * short, SNAP_STEPS)
+    sa, sb = (g.ravel() for g in np.meshgrid(steps, steps, indexing="ij"))
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        n = _normal(a, b, centre)
+        across = _across(grad, a + sa[:, None] * n, b + sb[:, None] * n, n, np.zeros(1))
+        strength = np.minimum(across[..., 0], SNAP_CAP * EDGE_MIN).mean(axis=1)
+        # Ties go to the smallest move: the blob's own fit is right more often than not.
+        best = int(np.lexsort((np.abs(sa) + np.abs(sb), -strength))[0])
+        lines.append((a + sa[best] * n, b - a + (sb[best] - sa[best]) * n))
+    corners = [_intersect(*lines[i - 1], *lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return quad
+    snapped = np.array(corners)
+    return snapped if np.abs(snapped - quad).max() < 2 * SNAP_SHARE * short + 2 else quad
+
+
+def _widen(colour_u8: np.ndarray, grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray:
+    """The outline grown past a uniform light border the first search took for table, if any."""
+    centre = quad.mean(axis=0)
+    short = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
+    units = D._colour_units
+    best, base = quad, along_support(grad, quad)
+    band_inner = _grow(quad, centre, 2.0)
+    for k in range(1, int(BORDER_SHARE / BORDER_STEP) + 1):
+        if k * BORDER_STEP * short < 2 * PEAK_PX + 2:
+            continue  # still on the panel's own edge
+        wide = _grow(quad, centre, k * BORDER_STEP * short)
+        if along_support(grad, wide) < max(MIN_ALONG, base - 0.1):
+            continue
+        band = _grow(quad, centre, max(2.0, k * BORDER_STEP * short - 2.0))
+        ring = np.concatenate([_outline_points(band_inner), _outline_points(band)])
+        colours = units(D._sample(colour_u8, ring))
+        if float(np.linalg.norm(colours.std(axis=0))) <= BORDER_SPREAD:
+            best = wide
+    return best
+
+
+def _grow(quad: np.ndarray, centre: np.ndarray, by: float) -> np.ndarray:
+    """The quad with every side moved out by `by` work px (corners where the moved sides meet)."""
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        lines.append((a + by * _normal(a, b, centre), b - a))
+    corners = [_intersect(*lines[i - 1], *lines[i]) for i in range(4)]
+    return quad if any(c is None for c in corners) else np.array(corners)
+
+
+def _outline_points(quad: np.ndarray) -> np.ndarray:
+    """Points along a quad's sides, off its corners."""
+    t = np.linspace(*SIDE_SPAN, SIDE_SAMPLES)[:, None]
+    return np.concatenate([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
+
+
+def find_lone_card(frame: np.ndarray) -> LoneCard:
+    """The outline of the one card in a BGR photo, or a refusal that says why."""
+    colour_u8, scale = _work(frame)
+    frame_area = float(colour_u8.shape[0] * colour_u8.shape[1])
+    dx, dy = D.colour_gradient(colour_u8)
+    grad = (dx.astype(np.float32), dy.astype(np.float32))
+    quads = _quads(_masks(colour_u8, dx, dy), frame_area)
+    if not quads:
+        return LoneCard(None, 0.0, "nothing card-shaped stands out from the table")
+    scored: list[tuple[float, float, np.ndarray]] = []
+    for quad in quads:
+        snapped = _snap(grad, quad)
+        if not D.ONE_CARD_ASPECT[0] <= D._aspect(snapped) <= D.ONE_CARD_ASPECT[1]:
+            snapped = quad
+        if not any(_iou(snapped, other) > SAME_QUAD for _, _, other in scored):
+            scored.append((along_support(grad, snapped), abs(cv2.contourArea(snapped.astype(np.float32))), snapped))
+    along, _, best = max(scored, key=lambda s: (round(s[0], 2), s[1]))
+    if along < MIN_ALONG:
+        return LoneCard(None, along, f"the best card outline is only {along:.0%} edge (needs {MIN_ALONG:.0%}):"
+                        " the card's rim does not stand out from the table")
+    best = _widen(colour_u8, grad, best)
+    corners = (best + 0.5) / scale - 0.5
+    return LoneCard(corners, along)
