@@ -11,8 +11,8 @@ can afford to try every way a blob may hide a card and keep the single best outl
 Each card-shaped quad is then snapped side by side onto the straight edge nearest it and scored
 by how much of its outline is a real edge running along it (the gradient there is strong and at
 right angles to the side): a check edge or a grain line crossing a false side does not count.
-A card printed with a light border on a light table is often found by its coloured panel only;
-the outline is then widened while a uniform band with an edge around it still follows.
+Limit: a card printed with a light border on a light table (or on a check's white squares) is
+often found by its coloured panel only, a few percent inside its true outline.
 A wrong outline poisons the deck (worse than a refusal), so the best must be clearly a card.
 """
 
@@ -35,10 +35,9 @@ SNAP_STEPS = 9  # positions tried per end of a side (a 9x9 grid of lines per sid
 SNAP_CAP = 4.0  # a side's edge strength counts up to this many EDGE_MIN per point: one bright spot cannot win
 MIN_ALONG = 0.75  # share of the outline that must be an edge along it for a photo to be enrolled
 SPUR_CUT = (0.12, 0.22)  # openings, as a share of the expected card's short side, that cut spurs off
-LONE_HEIGHT = (0.2, 0.6)  # a lone card's height as a share of the frame's: the spur-cut openings' range
-BORDER_SHARE = 0.12  # a light border may be this share of the card's short side (flat: 3.2 of 63 mm)
-BORDER_STEP = 0.01  # the outline widens by this share of the short side at a time
-BORDER_SPREAD = 12.0  # colour units: the band a border makes is this uniform (a table's checks are not)
+LONE_HEIGHT = (0.2, 0.6)  # a lone card's height as a share of the frame's (a clear photo is a close one)
+CARD_ASPECT = 88 / 63  # a card's long side over its short side
+HULL_SHARE = 0.8  # a card's blob may cover this little of its outline (a hole inside an outline, a spur cut off)
 SAME_QUAD = 0.92  # intersection over union above which two candidate quads are the same
 
 
@@ -59,44 +58,43 @@ def _work(frame: np.ndarray) -> tuple[np.ndarray, float]:
     return cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb), scale
 
 
-def _holes(edges: np.ndarray) -> np.ndarray:
-    """What each closed outline encloses seen from inside: every hole of the edge map, filled."""
+def _holes(edges: np.ndarray, low: float) -> list[np.ndarray]:
+    """The hull of every hole of an edge map at least low px big: what each outline encloses, seen
+    from inside. A hull, because a card's art may join its outline and cut its face's hole into a C."""
     edges = cv2.dilate(edges, D._DILATE)
     contours, hierarchy = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    mask = np.zeros_like(edges)
-    if hierarchy is not None:
-        holes = [c for c, link in zip(contours, hierarchy[0], strict=True) if link[3] >= 0]
-        cv2.drawContours(mask, holes, -1, 255, -1)  # a px inside the outline: snapping moves it out
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, D._OPEN_KERNEL)
+    if hierarchy is None:
+        return []
+    hulls = (cv2.convexHull(c) for c, link in zip(contours, hierarchy[0], strict=True) if link[3] >= 0)
+    return [h for h in hulls if cv2.contourArea(h) >= low]
 
 
-def _masks(colour_u8: np.ndarray, dx: np.ndarray, dy: np.ndarray) -> list[np.ndarray]:
-    """Every mask a lone card may show up in as a blob of its own."""
-    edge_maps = [cv2.Canny(dx, dy, low, high) for low, high in D.EDGE_LEVELS]
+def _blobs(colour_u8: np.ndarray, dx: np.ndarray, dy: np.ndarray, low: float) -> list[np.ndarray]:
+    """Every outline a lone card may show up as: the blobs of every mask, and the edge maps' holes."""
+    edge_maps = [cv2.Canny(dx, dy, lo, hi) for lo, hi in D.EDGE_LEVELS]
     masks = [D._enclosed(e) for e in edge_maps] + [D.table_mask(colour_u8)]
-    masks += [_holes(e) for e in edge_maps]
-    short = colour_u8.shape[0] * np.mean(LONE_HEIGHT) / 1.4  # a typical lone card's short side, work px
+    short = colour_u8.shape[0] * np.mean(LONE_HEIGHT) / CARD_ASPECT  # a typical lone card's short side, work px
     for share in SPUR_CUT:
         size = max(3, int(round(share * short)) | 1)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
         masks += [cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel) for m in masks[:5]]
-    return masks
+    blobs = [c for m in masks for c in cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+             if cv2.contourArea(c) >= low]
+    return blobs + [h for e in edge_maps for h in _holes(e, low)]
 
 
-def _quads(masks: list[np.ndarray], frame_area: float) -> list[np.ndarray]:
-    """Every distinct one-card quad the masks' blobs give."""
+def _quads(blobs: list[np.ndarray], frame_area: float) -> list[np.ndarray]:
+    """Every distinct one-card quad the blobs give."""
     found: list[np.ndarray] = []
-    for mask in masks:
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        for contour in contours:
-            if not D.MIN_CARD_SHARE * frame_area <= cv2.contourArea(contour) <= D.MAX_CARD_SHARE * frame_area:
-                continue
-            candidate = D._rectangular(contour, frame_area)
-            if candidate is None:
-                continue
-            for hyp in candidate.hypotheses:
-                if len(hyp) == 1 and not any(_iou(hyp[0], q) > SAME_QUAD for q in found):
-                    found.append(hyp[0])
+    for contour in blobs:
+        if cv2.contourArea(contour) > D.MAX_CARD_SHARE * frame_area:
+            continue
+        candidate = D._rectangular(contour, frame_area)
+        if candidate is None:
+            continue
+        for hyp in candidate.hypotheses:
+            if len(hyp) == 1 and not any(_iou(hyp[0], q) > SAME_QUAD for q in found):
+                found.append(hyp[0])
     return found
 
 
@@ -178,52 +176,18 @@ def _snap(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray:
     return snapped if np.abs(snapped - quad).max() < 2 * SNAP_SHARE * short + 2 else quad
 
 
-def _widen(colour_u8: np.ndarray, grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray:
-    """The outline grown past a uniform light border the first search took for table, if any."""
-    centre = quad.mean(axis=0)
-    short = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
-    units = D._colour_units
-    best, base = quad, along_support(grad, quad)
-    band_inner = _grow(quad, centre, 2.0)
-    for k in range(1, int(BORDER_SHARE / BORDER_STEP) + 1):
-        if k * BORDER_STEP * short < 2 * PEAK_PX + 2:
-            continue  # still on the panel's own edge
-        wide = _grow(quad, centre, k * BORDER_STEP * short)
-        if along_support(grad, wide) < max(MIN_ALONG, base - 0.1):
-            continue
-        band = _grow(quad, centre, max(2.0, k * BORDER_STEP * short - 2.0))
-        ring = np.concatenate([_outline_points(band_inner), _outline_points(band)])
-        colours = units(D._sample(colour_u8, ring))
-        if float(np.linalg.norm(colours.std(axis=0))) <= BORDER_SPREAD:
-            best = wide
-    return best
-
-
-def _grow(quad: np.ndarray, centre: np.ndarray, by: float) -> np.ndarray:
-    """The quad with every side moved out by `by` work px (corners where the moved sides meet)."""
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        lines.append((a + by * _normal(a, b, centre), b - a))
-    corners = [_intersect(*lines[i - 1], *lines[i]) for i in range(4)]
-    return quad if any(c is None for c in corners) else np.array(corners)
-
-
-def _outline_points(quad: np.ndarray) -> np.ndarray:
-    """Points along a quad's sides, off its corners."""
-    t = np.linspace(*SIDE_SPAN, SIDE_SAMPLES)[:, None]
-    return np.concatenate([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
-
-
 def find_lone_card(frame: np.ndarray) -> LoneCard:
     """The outline of the one card in a BGR photo, or a refusal that says why."""
     colour_u8, scale = _work(frame)
     frame_area = float(colour_u8.shape[0] * colour_u8.shape[1])
     dx, dy = D.colour_gradient(colour_u8)
     grad = (dx.astype(np.float32), dy.astype(np.float32))
-    quads = _quads(_masks(colour_u8, dx, dy), frame_area)
+    low = (LONE_HEIGHT[0] * colour_u8.shape[0]) ** 2 / CARD_ASPECT * HULL_SHARE  # smallest lone card's blob, work px
+    quads = [q for q in _quads(_blobs(colour_u8, dx, dy, low), frame_area)
+             if abs(cv2.contourArea(q.astype(np.float32))) >= low / HULL_SHARE]
     if not quads:
-        return LoneCard(None, 0.0, "nothing card-shaped stands out from the table")
+        return LoneCard(None, 0.0, "nothing card-shaped stands out from the table"
+                        f" (a card must fill at least {LONE_HEIGHT[0]:.0%} of the photo's height)")
     scored: list[tuple[float, float, np.ndarray]] = []
     for quad in quads:
         snapped = _snap(grad, quad)
@@ -235,6 +199,5 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
     if along < MIN_ALONG:
         return LoneCard(None, along, f"the best card outline is only {along:.0%} edge (needs {MIN_ALONG:.0%}):"
                         " the card's rim does not stand out from the table")
-    best = _widen(colour_u8, grad, best)
     corners = (best + 0.5) / scale - 0.5
     return LoneCard(corners, along)
