@@ -38,6 +38,7 @@ SPUR_CUT = (0.12, 0.22)  # openings, as a share of the expected card's short sid
 LONE_HEIGHT = (0.2, 0.6)  # a lone card's height as a share of the frame's (a clear photo is a close one)
 CARD_ASPECT = 88 / 63  # a card's long side over its short side
 HULL_SHARE = 0.8  # a card's blob may cover this little of its outline (a hole inside an outline, a spur cut off)
+INSIDE = 0.95  # share of an outline inside another for it to be a panel of the other's card
 SAME_QUAD = 0.92  # intersection over union above which two candidate quads are the same
 
 
@@ -195,7 +196,12 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
             snapped = quad
         if not any(_iou(snapped, other) > SAME_QUAD for _, _, other in scored):
             scored.append((along_support(grad, snapped), abs(cv2.contourArea(snapped.astype(np.float32))), snapped))
-    along, _, best = max(scored, key=lambda s: (round(s[0], 2), s[1]))
+    # A card's art may hold card-shaped panels of its own: of the outlines well enough edged, the
+    # card is the one around the others.
+    along, area, best = max(scored, key=lambda s: (round(s[0], 2), s[1]))
+    for other_along, other_area, other in sorted(scored, key=lambda s: s[1]):
+        if other_along >= MIN_ALONG and other_area > area and D._overlap(best, other) > INSIDE:
+            along, area, best = other_along, other_area, other
     if along < MIN_ALONG:
         return LoneCard(None, along, f"the best card outline is only {along:.0%} edge (needs {MIN_ALONG:.0%}):"
                         " the card's rim does not stand out from the table")
