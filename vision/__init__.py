@@ -63,3 +63,12 @@ Tunable thresholds are named constants with their unit and reason at the top of 
 Errors: bad frames and bad images raise ValueError (the CLI turns them into exit code 2);
 a bad deck folder raises vision.store.DeckFolderError (a ValueError).
 """
+
+import os
+
+# The reader's matrix products are small (a deck's few hundred vectors): one BLAS thread does each
+# in well under a millisecond, while OpenBLAS's worker threads spin and stall for tens of
+# milliseconds on a busy Pi or a shared machine. Only takes effect when vision is imported before
+# numpy (as the `tucana` command does through web); an explicit setting is left alone.
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")

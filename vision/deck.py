@@ -13,10 +13,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+import cv2
 import numpy as np
 
 from vision.cards import CARD_IDS, kind_of
 from vision.features import (
+    FINE_GRID,
     Descriptor,
     align_image,
     align_to,
@@ -31,6 +33,9 @@ CHROMA_SCALE = 0.02  # mean squared chromaticity difference at which colour simi
 FAMILY_SIMILARITY = 0.70  # coarse score above which two different cards count as near-twins
 FAMILY_COLOUR_WEIGHT = 0.5  # weight of a colour similarity difference (0..1) next to a twin-vs-twin projection
 WAY_UP_ROUNDS = 10  # rounds to agree which way up near-twins lie (2-3 suffice in practice)
+REGION_SIGMAS = 3.0  # a fine cell where two twins differ by this many robust sigmas (of all cells) sets them apart
+REGION_MIN_SHARE = 0.01  # the distinguishing region keeps at least this share of the card's cells (a digit is ~1%)
+REGION_REACH = 2  # fine cells (~2 mm): how far a twin's letters may lie off the family template after alignment
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,7 @@ class _Family:
     cards: np.ndarray  # card index of each row below
     fine: np.ndarray  # (cards, fine) each card's own fine layout (mean over its photos, unit norm)
     mid: np.ndarray  # (cards, mid) each card's own mid-scale layout (mean over its photos, unit norm)
+    regions: Regions  # where each pair of twins differs, and each twin seen only there
 
 
 class Deck:
@@ -130,8 +136,11 @@ class Deck:
             template = np.mean([align_image(im) for im in images], axis=0).astype(np.float32)
             cards = np.array(sorted({int(self._ref_card[j]) for j in members}))
             owner = self._ref_card[members]
-            fine, mid = (_per_card(np.stack([f(im) for im in images]), owner, cards) for f in (fine_vector, mid_vector))
-            family = _Family(np.array(members), template, asymmetry, cards, fine, mid)
+            photos = np.stack([fine_vector(im) for im in images])
+            fine = _per_card(photos, owner, cards)
+            mid = _per_card(np.stack([mid_vector(im) for im in images]), owner, cards)
+            regions = Regions.learn(fine, _photo_noise(photos, owner, cards, fine))
+            family = _Family(np.array(members), template, asymmetry, cards, fine, mid, regions)
             for j, f in zip(members, flips, strict=True):
                 self._family_of[j] = family
                 self._turned_in_family[j] = f
@@ -189,25 +198,124 @@ class Deck:
                        colour: np.ndarray) -> tuple[int, float, float]:
         """Pick among near-twins by where they differ, after aligning the card to their template.
 
-        The likeliest twin (fine layout, helped by colour) must then beat every other twin on
-        the line between the two: projected onto their difference (where their letters, digits
-        or badges differ, as learnt from the photos), 1 is exactly the named twin, 0 halfway to
-        the other. The smallest such projection is the margin. Returns the card index, that
+        The named twin (fine layout, helped by colour) must beat every other twin where the two
+        differ (their letters, digits or badges, as learnt from the photos): 1 is exactly the
+        named twin there, 0 halfway to the other. The smallest such lead is the margin. Returns the card index, that
         margin, and how well the card's detail matches the named twin's (fine or mid scale).
         """
         aligned = align_to(image, family.template)
         fine, mid = fine_vector(aligned), mid_vector(aligned)
-        twins = family.fine
-        diff = twins[:, None, :] - twins[None, :, :]  # (a, b, fine): where twin a differs from twin b
-        halfway = (twins[:, None, :] + twins[None, :, :]) / 2
-        spread = np.maximum((diff * diff).sum(axis=2) / 2, 1e-6)
-        beats = ((fine - halfway) * diff).sum(axis=2) / spread + FAMILY_COLOUR_WEIGHT * (colour[:, None] - colour[None, :])
+        beats = family.regions.beats(fine) + FAMILY_COLOUR_WEIGHT * (colour[:, None] - colour[None, :])
         np.fill_diagonal(beats, np.inf)
         worst = beats.min(axis=1)
         best = int(np.argmax(worst))
-        margin = float(worst[best]) if len(twins) > 1 else 1.0
-        detail = max(float(fine @ twins[best]), float(mid @ family.mid[best]))
+        margin = float(worst[best]) if len(family.cards) > 1 else 1.0
+        detail = max(float(fine @ family.fine[best]), float(mid @ family.mid[best]))
         return int(family.cards[best]), margin, detail
+
+
+@dataclass(frozen=True, eq=False)
+class Regions:
+    """For every pair of twins (a, b), the fine cells where they differ, and both twins seen only there.
+
+    A card is compared with each twin over the region at the shift (up to REGION_REACH cells)
+    where it fits that twin best: the alignment to the family's template locks onto the big
+    shared art, and a scale error of a percent leaves the letters a cell or two off.
+
+    Photos of one card differ all over (blur, glare, painted texture, a slightly-off outline),
+    twins only in a small region (a "#1"/"#2" badge, a points digit, ten letters). Compared over
+    the whole card, a blurrier reference photo can outweigh the digit that sets two twins apart;
+    compared over the region alone, only the digit counts. The region is where the twins' photos
+    differ far more than they differ across most of the card (which the twins share).
+    """
+
+    a: np.ndarray  # (pairs, fine) twin a over the pair's region: zero mean, unit norm there, 0 elsewhere
+    b: np.ndarray  # (pairs, fine) twin b likewise
+    mask: np.ndarray  # (pairs, fine) float32 1 inside the pair's region
+    size: np.ndarray  # (pairs,) cells in each region
+    rho: np.ndarray  # (pairs,) correlation of the twins with each other over their region
+    pairs: tuple[tuple[int, int], ...]  # the (a, b) card rows of each pair, a < b
+
+    @staticmethod
+    def learn(fine: np.ndarray, noise: np.ndarray | None) -> Regions:
+        """The distinguishing region of every pair of rows of (cards, fine) unit-norm layouts.
+
+        noise: per cell, how much photos of one card vary there (None: not known, one photo each).
+        """
+        pairs = tuple((i, j) for i in range(len(fine)) for j in range(i + 1, len(fine)))
+        masks = np.stack([_region(fine[i], fine[j], noise) for i, j in pairs]) if pairs \
+            else np.zeros((0, fine.shape[1]), bool)
+        a = np.stack([_unit_in(fine[i], m) for (i, _), m in zip(pairs, masks, strict=True)]) if pairs else masks * 0.0
+        b = np.stack([_unit_in(fine[j], m) for (_, j), m in zip(pairs, masks, strict=True)]) if pairs else masks * 0.0
+        return Regions(a.astype(np.float32), b.astype(np.float32), masks.astype(np.float32), masks.sum(axis=1),
+                       (a * b).sum(axis=1), pairs)
+
+    def beats(self, fine: np.ndarray) -> np.ndarray:
+        """(cards, cards): how far a card's fine layout lies toward twin a from twin b, over their region."""
+        n = round((1 + np.sqrt(1 + 8 * len(self.pairs))) / 2) if self.pairs else 1
+        out = np.zeros((n, n), np.float32)
+        if not self.pairs:
+            return out
+        seen = _shifts(fine).T  # (fine, shifts): the card may lie a cell or two off where the twins differ
+        mean = (self.mask @ seen) / self.size[:, None]
+        norm = np.sqrt(np.maximum((self.mask @ (seen * seen)) - self.size[:, None] * mean * mean, 1e-12))
+        like_a, like_b = ((self.a @ seen) / norm).max(axis=1), ((self.b @ seen) / norm).max(axis=1)
+        lead = (like_a - like_b) / np.maximum(1.0 - self.rho, 1e-6)
+        rows, cols = np.array(self.pairs).T
+        out[rows, cols] = lead
+        out[cols, rows] = -lead
+        return out
+
+
+def _region(a: np.ndarray, b: np.ndarray, noise: np.ndarray | None) -> np.ndarray:
+    """Cells where two twins' layouts differ well beyond what photos of one card differ by, grown a cell.
+
+    A difference that shifting one layout a cell or two explains away is an outline a little off
+    (shared letters, the star's edges), not a difference: each cell counts only its smallest
+    difference over the shifts, both ways round. Where photos of one card vary (glare, blur on high-contrast
+    art) a difference must be larger to count.
+    """
+    size = np.maximum(_shifted_difference(a, b), _shifted_difference(b, a))
+    if noise is not None:
+        size = size / np.sqrt(noise + np.median(noise))
+    sigma = 1.4826 * float(np.median(size)) + 1e-9  # robust: most cells are art the twins share
+    keep = max(1, int(REGION_MIN_SHARE * size.size))
+    mask = (size > REGION_SIGMAS * sigma) | (size >= np.partition(size, -keep)[-keep])
+    grid = mask.reshape(FINE_GRID[1], FINE_GRID[0]).astype(np.uint8)
+    return cv2.dilate(grid, np.ones((3, 3), np.uint8)).ravel().astype(bool)  # letters land a cell off
+
+
+def _shifted_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per cell, the smallest |a - b| with b shifted by up to REGION_REACH cells each way."""
+    return np.abs(a[None, :] - _shifts(b)).min(axis=0)
+
+
+def _shifts(v: np.ndarray) -> np.ndarray:
+    """A fine layout shifted by up to REGION_REACH cells each way (edges repeated): (shifts, fine)."""
+    r = REGION_REACH
+    grid = v.reshape(FINE_GRID[1], FINE_GRID[0])
+    h, w = grid.shape
+    pad = np.pad(grid, r, mode="edge")
+    return np.stack([pad[dy:dy + h, dx:dx + w].ravel() for dy in range(2 * r + 1) for dx in range(2 * r + 1)])
+
+
+def _unit_in(v: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """v over the mask only: zero mean, unit norm there, 0 elsewhere."""
+    out = np.where(mask, v - v[mask].mean(), 0.0)
+    return out / max(float(np.linalg.norm(out)), 1e-6)
+
+
+def _photo_noise(photos: np.ndarray, owner: np.ndarray, cards: np.ndarray, fine: np.ndarray) -> np.ndarray | None:
+    """Per fine cell, the variance of a card's photos about their card's mean, pooled over the cards
+    with two photos or more and smoothed over 3x3 cells; None when no card has two."""
+    rows = {int(c): i for i, c in enumerate(cards)}
+    residual = photos - fine[[rows[int(o)] for o in owner]]
+    spare = len(owner) - len(cards)  # degrees of freedom: photos beyond each card's first
+    if spare <= 0:
+        return None
+    variance = (residual**2).sum(axis=0) / spare
+    grid = variance.reshape(FINE_GRID[1], FINE_GRID[0]).astype(np.float32)
+    return cv2.blur(grid, (3, 3)).ravel()
 
 
 def _per_card(vectors: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> np.ndarray:

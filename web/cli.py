@@ -6,6 +6,8 @@ import argparse
 import importlib
 import sys
 
+import vision  # noqa: F401  (first, so numpy loads with the reader's one BLAS thread; imports nothing heavy)
+
 # Subcommands load lazily so `tucana replay` never pays for Flask or OpenCV imports.
 COMMANDS = {
     "serve": "web.commands.serve",

@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+import vision  # noqa: E402, F401  (before numpy: the reader's one BLAS thread, as in the product)
 from companion.moves import NewGame, Reveal  # noqa: E402
 from companion.store import LogStore  # noqa: E402
 from companion.table import Table  # noqa: E402

@@ -37,6 +37,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+import vision  # noqa: E402, F401  (before numpy: the reader's one BLAS thread, as in the product)
+
+# isort: split
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 

@@ -1,0 +1,85 @@
+"""Near-twins decided where they differ: painted blue cards (a badge, a digit) and flat set-up cards (letters)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.art import card_face
+from vision.cards import SETUP_CARDS
+from vision.deck import Deck, Regions
+from vision.features import FINE_GRID, order_corners, warp_card
+from vision.photo import ENROLL_CONDITIONS, PhotoConditions, Thing, take_photo
+from vision.reader import CardReader
+from vision.tables import TableTop
+
+BLUES = tuple(f"blue-{letter}{n}" for letter in "ABCDE" for n in (1, 2))
+TOPS = (TableTop.FELT_RED, TableTop.WOOD_MID, TableTop.LAMINATE)  # tuning tops
+QUERIES = PhotoConditions(card_height=(0.25, 0.40), tilt_deg=(0.0, 10.0), tops=TOPS)
+
+
+def _photo_of(style: str, card: str, seed: int, conditions: PhotoConditions) -> np.ndarray:
+    """The canonical image of one card, warped from a simulated photo's true corners."""
+    face = card_face(style, card)
+    photo = take_photo([Thing(face, card, card)], np.random.default_rng(seed), conditions)
+    return warp_card(photo.image, order_corners(photo.seen[0].corners))
+
+
+def _deck(style: str, cards: tuple[str, ...]) -> Deck:
+    """A deck of two clear enrollment photos per card, on tuning tops."""
+    enroll = PhotoConditions(**{**ENROLL_CONDITIONS.__dict__, "tops": TOPS})
+    return Deck((card, _photo_of(style, card, seed * 100 + i, enroll))
+                for i, card in enumerate(cards) for seed in (1, 2))
+
+
+@pytest.fixture(scope="module")
+def painted_blues() -> Deck:
+    """The ten painted blue cards: one star, told apart by a letter pair, a digit and a tiny badge."""
+    return _deck("painted", BLUES)
+
+
+@pytest.fixture(scope="module")
+def flat_set_ups() -> Deck:
+    """The thirteen flat set-up cards: one ring of letter discs, told apart by the letters."""
+    return _deck("flat", SETUP_CARDS)
+
+
+@pytest.mark.parametrize(("style", "fixture", "cards"), [
+    ("painted", "painted_blues", ("blue-D1", "blue-D2", "blue-C1", "blue-C2")),
+    ("flat", "flat_set_ups", SETUP_CARDS),
+])
+def test_twins_are_named_right_or_refused(request, style: str, fixture: str, cards: tuple[str, ...]) -> None:
+    """Photos of near-twins are never named as another twin, and most are named."""
+    reader = CardReader(request.getfixturevalue(fixture))
+    named, truth = [], []
+    for seed in range(16):
+        card = cards[seed % len(cards)]
+        photo = take_photo([Thing(card_face(style, card), card, card)], np.random.default_rng(300 + seed), QUERIES)
+        named.append(reader.read_quad(photo.image, photo.seen[0].corners).card)
+        truth.append(card)
+    wrong = [(t, n) for t, n in zip(truth, named, strict=True) if n not in (t, None)]
+    assert wrong == []
+    assert sum(n == t for t, n in zip(truth, named, strict=True)) >= 13
+
+
+def test_the_region_is_where_the_twins_differ(painted_blues: Deck) -> None:
+    """Learnt from the photos alone, D1 and D2's region lies in the card's top band (badge, digit)."""
+    family = next(f for f in painted_blues._family_of if f is not None)
+    rows = [painted_blues.cards.index(c) for c in ("blue-D1", "blue-D2")]
+    i, j = (int(np.flatnonzero(family.cards == r)[0]) for r in rows)
+    mask = family.regions.mask[family.regions.pairs.index((min(i, j), max(i, j)))].reshape(FINE_GRID[1], FINE_GRID[0])
+    top_band = mask[: FINE_GRID[1] // 5].sum()
+    assert top_band >= 2 * 0.2 * mask.sum()  # the top fifth of the card holds twice its share of the region
+
+
+def test_regions_of_identical_layouts_score_a_photo_halfway() -> None:
+    """A layout exactly between two twins leads neither; each twin leads the other by one."""
+    rng = np.random.default_rng(1)
+    a = rng.normal(size=FINE_GRID[0] * FINE_GRID[1]).astype(np.float32)
+    b = a.copy()
+    b[:300] = rng.normal(size=300)  # the twins differ in the first rows only
+    a, b = a / np.linalg.norm(a), b / np.linalg.norm(b)
+    regions = Regions.learn(np.stack([a, b]), None)
+    assert regions.beats(a)[0, 1] == pytest.approx(1.0, abs=1e-3)
+    assert regions.beats(b)[1, 0] == pytest.approx(1.0, abs=1e-3)
+    assert abs(regions.beats((a + b) / 2)[0, 1]) < 0.05
