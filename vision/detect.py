@@ -218,14 +218,15 @@ def _rectangular(contour: np.ndarray, frame_area: float) -> Candidate | None:
         return None
     quad = _refine(quad, contour)
     aspect, share = _aspect(quad), area / frame_area
+    pair = 2 * MIN_CARD_SHARE <= share <= 2 * MAX_CARD_SHARE  # a pair is two cards, each a card's size
     if ONE_CARD_ASPECT[0] <= aspect <= ONE_CARD_ASPECT[1]:
         hyps = []
         if share <= MAX_CARD_SHARE:
             hyps.append((quad,))
-        if share >= 2 * MIN_CARD_SHARE:
+        if pair:
             hyps.append(_split(quad))
         return Candidate(tuple(hyps)) if hyps else None
-    if TWO_CARD_ASPECT[0] <= aspect <= TWO_CARD_ASPECT[1] and share >= 2 * MIN_CARD_SHARE:
+    if TWO_CARD_ASPECT[0] <= aspect <= TWO_CARD_ASPECT[1] and pair:
         return Candidate((_split(quad),))
     return None
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-import cv2
 import numpy as np
 
 from vision.cards import setup_letters
 from vision.deck import Deck, Match, builtin_deck
 from vision.detect import detect
 from vision.features import order_corners, warp_card
+from vision.lone import find_lone_card
 
 MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (back, other game)
 MIN_MARGIN = 0.10  # best minus runner-up card: below it two cards are too alike to choose
@@ -152,10 +152,7 @@ def check_frame(frame: object) -> None:
 
 
 def find_card(frame: np.ndarray) -> np.ndarray | None:
-    """Corners (4x2, first edge short) of the largest single card outline in a frame, or None."""
+    """Corners (4x2, first edge short) of the one card in an enrollment photo, or None (vision.lone)."""
     check_frame(frame)
-    quads = [h[0] for c in detect(frame).candidates for h in c.hypotheses if len(h) == 1]
-    if not quads:
-        return None
-    areas = [abs(cv2.contourArea(q.astype(np.float32))) for q in quads]
-    return order_corners(quads[int(np.argmax(areas))])
+    found = find_lone_card(frame)
+    return None if found.corners is None else order_corners(found.corners)

@@ -127,15 +127,18 @@ def _write_manifest(root: Path, cards: dict[str, list[str]]) -> None:
 
 def enroll(folder: str | os.PathLike, card: str, frame: np.ndarray) -> str:
     """Find the card in a photo and add it to the deck folder under card; returns the file name."""
-    from vision.features import warp_card
-    from vision.reader import find_card
+    from vision.features import order_corners, warp_card
+    from vision.lone import find_lone_card
+    from vision.reader import check_frame
 
     if not is_card_id(card):
         raise DeckFolderError(f"unknown card ID {card!r}")
-    corners = find_card(frame)
-    if corners is None:
-        raise ValueError("no card outline found (lay the card flat on a plain mat, fully in view)")
-    image = warp_card(frame, corners)
+    check_frame(frame)
+    found = find_lone_card(frame)
+    if found.corners is None:
+        raise ValueError(f"no card outline found: {found.reason} (lay the card alone on the table, fully in view,"
+                         " close up)")
+    image = warp_card(frame, order_corners(found.corners))
     root = Path(folder)
     if read_manifest(root).get(card):
         image = load_deck(root).upright(card, image)

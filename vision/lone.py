@@ -1,0 +1,209 @@
+"""Find the one card of an enrollment photo: a slower, exhaustive search for the best card outline.
+
+Enrollment knows there is exactly one card in view, so unlike the live read (vision.detect) it
+can afford to try every way a blob may hide a card and keep the single best outline:
+  - every mask of detect (edges at four strengths, the table's colours), as they are;
+  - the same masks opened with a kernel scaled to a card, which cuts off a grain line or a
+    check edge left attached to the card as a spur;
+  - the holes of each edge map (what an outline encloses, seen from inside): on a checked cloth
+    the checks' edges join the card's outline into one net that encloses the whole frame, but
+    the card's face is still a hole of its own in that net.
+Each card-shaped quad is then snapped side by side onto the straight edge nearest it and scored
+by how much of its outline is a real edge running along it (the gradient there is strong and at
+right angles to the side): a check edge or a grain line crossing a false side does not count.
+Limit: a card printed with a light border on a light table (or on a check's white squares) is
+often found by its coloured panel only, a few percent inside its true outline.
+A wrong outline poisons the deck (worse than a refusal), so the best must be clearly a card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import detect as D
+
+SIDE_SAMPLES = 32  # points sampled along each side of a quad
+SIDE_SPAN = (0.1, 0.9)  # share of a side sampled: keep off the rounded corners
+PEAK_PX = 2  # work px either side of a side where its edge may lie (corners are fitted, not exact)
+EDGE_MIN = 12.0  # Sobel units (3x3 on the 5x5-blurred strongest channel): ~a 4-unit colour step
+ALIGN_MIN = 0.9  # |gradient across the side| / |gradient| at an edge point: within ~25 degrees
+SNAP_SHARE = 0.06  # each end of a side may move this share of the card's short side when snapped
+SNAP_STEPS = 9  # positions tried per end of a side (a 9x9 grid of lines per side)
+SNAP_CAP = 4.0  # a side's edge strength counts up to this many EDGE_MIN per point: one bright spot cannot win
+MIN_ALONG = 0.75  # share of the outline that must be an edge along it for a photo to be enrolled
+SPUR_CUT = (0.12, 0.22)  # openings, as a share of the expected card's short side, that cut spurs off
+LONE_HEIGHT = (0.2, 0.6)  # a lone card's height as a share of the frame's (a clear photo is a close one)
+CARD_ASPECT = 88 / 63  # a card's long side over its short side
+HULL_SHARE = 0.8  # a card's blob may cover this little of its outline (a hole inside an outline, a spur cut off)
+INSIDE = 0.95  # share of an outline inside another for it to be a panel of the other's card
+SAME_QUAD = 0.92  # intersection over union above which two candidate quads are the same
+
+
+@dataclass(frozen=True, eq=False)
+class LoneCard:
+    """The best card outline of a one-card photo: corners in frame px (None: refused, and why)."""
+
+    corners: np.ndarray | None
+    along: float  # share of the outline that is an edge along it (0..1)
+    reason: str = ""
+
+
+def _work(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame's YCrCb copy at detect's working height, and the scale back to the frame."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, D.WORK_HEIGHT / h)
+    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb), scale
+
+
+def _holes(edges: np.ndarray, low: float) -> list[np.ndarray]:
+    """The hull of every hole of an edge map at least low px big: what each outline encloses, seen
+    from inside. A hull, because a card's art may join its outline and cut its face's hole into a C."""
+    edges = cv2.dilate(edges, D._DILATE)
+    contours, hierarchy = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    hulls = (cv2.convexHull(c) for c, link in zip(contours, hierarchy[0], strict=True) if link[3] >= 0)
+    return [h for h in hulls if cv2.contourArea(h) >= low]
+
+
+def _blobs(colour_u8: np.ndarray, dx: np.ndarray, dy: np.ndarray, low: float) -> list[np.ndarray]:
+    """Every outline a lone card may show up as: the blobs of every mask, and the edge maps' holes."""
+    edge_maps = [cv2.Canny(dx, dy, lo, hi) for lo, hi in D.EDGE_LEVELS]
+    masks = [D._enclosed(e) for e in edge_maps] + [D.table_mask(colour_u8)]
+    short = colour_u8.shape[0] * np.mean(LONE_HEIGHT) / CARD_ASPECT  # a typical lone card's short side, work px
+    for share in SPUR_CUT:
+        size = max(3, int(round(share * short)) | 1)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        masks += [cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel) for m in masks[:5]]
+    blobs = [c for m in masks for c in cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+             if cv2.contourArea(c) >= low]
+    return blobs + [h for e in edge_maps for h in _holes(e, low)]
+
+
+def _quads(blobs: list[np.ndarray], frame_area: float) -> list[np.ndarray]:
+    """Every distinct one-card quad the blobs give."""
+    found: list[np.ndarray] = []
+    for contour in blobs:
+        if cv2.contourArea(contour) > D.MAX_CARD_SHARE * frame_area:
+            continue
+        candidate = D._rectangular(contour, frame_area)
+        if candidate is None:
+            continue
+        for hyp in candidate.hypotheses:
+            if len(hyp) == 1 and not any(_iou(hyp[0], q) > SAME_QUAD for q in found):
+                found.append(hyp[0])
+    return found
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads."""
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    inter, _ = cv2.intersectConvexConvex(a32, b32)
+    union = abs(cv2.contourArea(a32)) + abs(cv2.contourArea(b32)) - inter
+    return float(inter) / max(union, 1e-6)
+
+
+def _normal(a: np.ndarray, b: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """Unit normal of the side a-b pointing away from the quad's centre."""
+    d = b - a
+    n = np.array([-d[1], d[0]]) / max(float(np.hypot(*d)), 1e-6)
+    return n if n @ ((a + b) / 2 - centre) >= 0 else -n
+
+
+def _across(grad: tuple[np.ndarray, np.ndarray], a: np.ndarray, b: np.ndarray, n: np.ndarray,
+            offsets: np.ndarray) -> np.ndarray:
+    """Gradient across a batch of lines a[i]-b[i] (common normal n), where it runs along them, else 0.
+
+    Sampled at SIDE_SAMPLES points of each line and at each offset along n: shape (k, samples, offsets).
+    """
+    dx, dy = grad
+    t = np.linspace(*SIDE_SPAN, SIDE_SAMPLES)
+    pts = a[:, None, None, :] + t[None, :, None, None] * (b - a)[:, None, None, :] \
+        + offsets[None, None, :, None] * n  # (k, samples, offsets, 2)
+    flat = pts.reshape(-1, 1, 2).astype(np.float32)
+    gx = cv2.remap(dx, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    gy = cv2.remap(dy, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    gx, gy = gx.reshape(pts.shape[:3]), gy.reshape(pts.shape[:3])
+    across = np.abs(gx * n[0] + gy * n[1])
+    return np.where(across >= ALIGN_MIN * np.hypot(gx, gy), across, 0.0)
+
+
+def _along(grad: tuple[np.ndarray, np.ndarray], a: np.ndarray, b: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Share of points on each of a batch of lines a[i]-b[i] that lie on an edge running along it."""
+    offsets = np.arange(-PEAK_PX, PEAK_PX + 1, dtype=np.float64)
+    return (_across(grad, a, b, n, offsets) >= EDGE_MIN).any(axis=2).mean(axis=1)
+
+
+def along_support(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> float:
+    """Share of a quad's outline that is an edge running along it (0..1)."""
+    centre = quad.mean(axis=0)
+    shares = [_along(grad, quad[i][None], quad[(i + 1) % 4][None], _normal(quad[i], quad[(i + 1) % 4], centre))[0]
+              for i in range(4)]
+    return float(np.mean(shares))
+
+
+def _intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray) -> np.ndarray | None:
+    """Where the lines p + s*u and q + r*v meet, or None when they are parallel."""
+    det = u[0] * -v[1] - u[1] * -v[0]
+    if abs(det) < 1e-9:
+        return None
+    s = ((q - p)[0] * -v[1] - (q - p)[1] * -v[0]) / det
+    return p + s * u
+
+
+def _snap(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray:
+    """Move each side (each end on its own) onto the line near it best covered by an edge along it."""
+    centre = quad.mean(axis=0)
+    short = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
+    steps = np.linspace(-SNAP_SHARE * short, SNAP_SHARE * short, SNAP_STEPS)
+    sa, sb = (g.ravel() for g in np.meshgrid(steps, steps, indexing="ij"))
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        n = _normal(a, b, centre)
+        across = _across(grad, a + sa[:, None] * n, b + sb[:, None] * n, n, np.zeros(1))
+        strength = np.minimum(across[..., 0], SNAP_CAP * EDGE_MIN).mean(axis=1)
+        # Ties go to the smallest move: the blob's own fit is right more often than not.
+        best = int(np.lexsort((np.abs(sa) + np.abs(sb), -strength))[0])
+        lines.append((a + sa[best] * n, b - a + (sb[best] - sa[best]) * n))
+    corners = [_intersect(*lines[i - 1], *lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return quad
+    snapped = np.array(corners)
+    return snapped if np.abs(snapped - quad).max() < 2 * SNAP_SHARE * short + 2 else quad
+
+
+def find_lone_card(frame: np.ndarray) -> LoneCard:
+    """The outline of the one card in a BGR photo, or a refusal that says why."""
+    colour_u8, scale = _work(frame)
+    frame_area = float(colour_u8.shape[0] * colour_u8.shape[1])
+    dx, dy = D.colour_gradient(colour_u8)
+    grad = (dx.astype(np.float32), dy.astype(np.float32))
+    low = (LONE_HEIGHT[0] * colour_u8.shape[0]) ** 2 / CARD_ASPECT * HULL_SHARE  # smallest lone card's blob, work px
+    quads = [q for q in _quads(_blobs(colour_u8, dx, dy, low), frame_area)
+             if abs(cv2.contourArea(q.astype(np.float32))) >= low / HULL_SHARE]
+    if not quads:
+        return LoneCard(None, 0.0, "nothing card-shaped stands out from the table"
+                        f" (a card must fill at least {LONE_HEIGHT[0]:.0%} of the photo's height)")
+    scored: list[tuple[float, float, np.ndarray]] = []
+    for quad in quads:
+        snapped = _snap(grad, quad)
+        if not D.ONE_CARD_ASPECT[0] <= D._aspect(snapped) <= D.ONE_CARD_ASPECT[1]:
+            snapped = quad
+        if not any(_iou(snapped, other) > SAME_QUAD for _, _, other in scored):
+            scored.append((along_support(grad, snapped), abs(cv2.contourArea(snapped.astype(np.float32))), snapped))
+    # A card's art may hold card-shaped panels of its own: of the outlines well enough edged, the
+    # card is the one around the others.
+    along, area, best = max(scored, key=lambda s: (round(s[0], 2), s[1]))
+    for other_along, other_area, other in sorted(scored, key=lambda s: s[1]):
+        if other_along >= MIN_ALONG and other_area > area and D._overlap(best, other) > INSIDE:
+            along, area, best = other_along, other_area, other
+    if along < MIN_ALONG:
+        return LoneCard(None, along, f"the best card outline is only {along:.0%} edge (needs {MIN_ALONG:.0%}):"
+                        " the card's rim does not stand out from the table")
+    corners = (best + 0.5) / scale - 0.5
+    return LoneCard(corners, along)
