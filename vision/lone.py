@@ -39,7 +39,12 @@ LONE_HEIGHT = (0.2, 0.6)  # a lone card's height as a share of the frame's (a cl
 CARD_ASPECT = 88 / 63  # a card's long side over its short side
 HULL_SHARE = 0.8  # a card's blob may cover this little of its outline (a hole inside an outline, a spur cut off)
 INSIDE = 0.95  # share of an outline inside another for it to be a panel of the other's card
+PANEL_OFFSET = 0.08  # ... and centred in it: centres this close, as a share of the outer outline's size (a card
+                     # lying at one side of a plank's or a check's outline drawn around it is not its panel)
 SAME_QUAD = 0.92  # intersection over union above which two candidate quads are the same
+SQUARE_ON_ASPECT = (1.22, 1.60)  # long/short side of a card photographed within ~25 degrees of straight on (1.40)
+SQUARE_ON_SIDES = 0.85  # shorter/longer of two opposite sides, same view: a plank's or a check's quad is skewed
+SQUARE_ON_ANGLE = 10.0  # degrees: opposite sides of such a card are this close to parallel
 
 
 @dataclass(frozen=True, eq=False)
@@ -177,6 +182,29 @@ def _snap(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray:
     return snapped if np.abs(snapped - quad).max() < 2 * SNAP_SHARE * short + 2 else quad
 
 
+def _centred(inner: np.ndarray, outer: np.ndarray) -> bool:
+    """Whether an outline sits in the middle of another, as a card's art panel does in the card."""
+    size = np.sqrt(abs(cv2.contourArea(outer.astype(np.float32))))
+    return float(np.linalg.norm(inner.mean(axis=0) - outer.mean(axis=0))) <= PANEL_OFFSET * size
+
+
+def _square_on(quad: np.ndarray) -> bool:
+    """Whether a quad has a card's shape seen from nearly straight above: its aspect, opposite
+    sides of about one length and about parallel."""
+    if not SQUARE_ON_ASPECT[0] <= D._aspect(quad) <= SQUARE_ON_ASPECT[1]:
+        return False
+    sides = np.roll(quad, -1, axis=0) - quad
+    lengths = np.linalg.norm(sides, axis=1)
+    for i in (0, 1):
+        a, b = sides[i], -sides[i + 2]
+        if min(lengths[i], lengths[i + 2]) < SQUARE_ON_SIDES * max(lengths[i], lengths[i + 2]):
+            return False
+        cos = float(a @ b) / max(lengths[i] * lengths[i + 2], 1e-9)
+        if cos < np.cos(np.radians(SQUARE_ON_ANGLE)):
+            return False
+    return True
+
+
 def find_lone_card(frame: np.ndarray) -> LoneCard:
     """The outline of the one card in a BGR photo, or a refusal that says why."""
     colour_u8, scale = _work(frame)
@@ -192,15 +220,20 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
     scored: list[tuple[float, float, np.ndarray]] = []
     for quad in quads:
         snapped = _snap(grad, quad)
-        if not D.ONE_CARD_ASPECT[0] <= D._aspect(snapped) <= D.ONE_CARD_ASPECT[1]:
+        if not _square_on(snapped):
             snapped = quad
+        if not _square_on(snapped):
+            continue  # an enrollment photo is taken from above: a skewed quad is not its card
         if not any(_iou(snapped, other) > SAME_QUAD for _, _, other in scored):
             scored.append((along_support(grad, snapped), abs(cv2.contourArea(snapped.astype(np.float32))), snapped))
+    if not scored:
+        return LoneCard(None, 0.0, "no outline has a card's shape seen from above (hold the camera over the card)")
     # A card's art may hold card-shaped panels of its own: of the outlines well enough edged, the
     # card is the one around the others.
     along, area, best = max(scored, key=lambda s: (round(s[0], 2), s[1]))
     for other_along, other_area, other in sorted(scored, key=lambda s: s[1]):
-        if other_along >= MIN_ALONG and other_area > area and D._overlap(best, other) > INSIDE:
+        if other_along >= MIN_ALONG and other_area > area and D._overlap(best, other) > INSIDE \
+                and _centred(best, other):
             along, area, best = other_along, other_area, other
     if along < MIN_ALONG:
         return LoneCard(None, along, f"the best card outline is only {along:.0%} edge (needs {MIN_ALONG:.0%}):"

@@ -46,6 +46,7 @@ def _photo(style: str, card: str, top: TableTop, seed: int):
     pytest.param("painted", "desert", TableTop.WOOD_LIGHT, 7, marks=LIMIT_GRAIN),  # grain into the outline
     ("flat", "red-yeti", TableTop.WOOD_LIGHT, 8),
     ("painted", "water", TableTop.WOOD_MID, 9),
+    ("painted", "blue-E2", TableTop.WOOD_MID, 21),  # a plank's outline around the card is not the card's
 ])
 def test_enrollment_finds_the_one_true_card(style, card, top, seed) -> None:
     """A clear photo of one card alone gives that card's outline (IoU with the true corners)."""
