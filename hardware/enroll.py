@@ -98,18 +98,22 @@ def one_card(frame: np.ndarray, reader: CardReader) -> None:
     or something else in view (a hand), so the Mayor fixes the table and taps again.
     """
     from vision.detect import detect
-    from vision.reader import check_frame
+    from vision.reader import check_frame, find_card
 
     try:
         check_frame(frame)
         detection = detect(frame)
     except ValueError as exc:  # vision's own errors become the one hierarchy's here, at its edge
         raise CardReadError.of("frame_unreadable", detail=str(exc)) from exc
-    if detection.clutter:
-        raise NotNowError.of("hand_in_view")
     candidates = detection.candidates
     if not candidates:
-        raise NotNowError.of("no_card_in_view")
+        # the live read gives up on a checked cloth or light wood sooner than enrollment's own search
+        # (whose outline must be card-shaped and edged all round: a hand across it breaks that)
+        if find_card(frame) is not None:
+            return
+        raise NotNowError.of("hand_in_view" if detection.clutter else "no_card_in_view")
+    if detection.clutter:
+        raise NotNowError.of("hand_in_view")
     if len(candidates) > 1 or _two_cards(frame, candidates[0].hypotheses, reader):
         raise NotNowError.of("several_cards")
 

@@ -203,3 +203,23 @@ def test_a_frame_that_is_no_picture_is_refused(tmp_path: Path) -> None:
     with pytest.raises(CardReadError, match="cannot be read"):
         owner.add("desert", np.zeros((10, 10), np.uint8))
     assert not (tmp_path / "deck").exists()
+
+
+def test_a_card_on_a_checked_cloth_is_enrolled_though_the_live_read_misses_it(tmp_path: Path) -> None:
+    """On red checks the live read finds no outline; the console enrolls by enrollment's own search."""
+    from dataclasses import replace
+
+    from hardware.enroll import OwnerDeck
+    from vision.art import card_face
+    from vision.detect import detect
+    from vision.photo import ENROLL_CONDITIONS, Thing, take_photo
+    from vision.tables import TableTop
+
+    conditions = replace(ENROLL_CONDITIONS, frames=((640, 480),))
+    photo = take_photo([Thing(card_face("woodcut", "setup-01", 3.0), "setup-01", "setup-01")],
+                       np.random.default_rng(1), conditions, top=TableTop.CHECK_RED)
+    assert detect(photo.image).candidates == ()  # the limit this test is about
+    owner = OwnerDeck(tmp_path / "deck")
+    answer = owner.add("setup-01", photo.image)
+    assert answer["card_photos"] == 1
+    assert (tmp_path / "deck" / answer["file"]).is_file()
