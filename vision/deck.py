@@ -235,6 +235,7 @@ class Regions:
     size: np.ndarray  # (pairs,) cells in each region
     rho: np.ndarray  # (pairs,) correlation of the twins with each other over their region
     pairs: tuple[tuple[int, int], ...]  # the (a, b) card rows of each pair, a < b
+    cards: int  # twins in the family
 
     @staticmethod
     def learn(fine: np.ndarray, noise: np.ndarray | None) -> Regions:
@@ -248,12 +249,11 @@ class Regions:
         a = np.stack([_unit_in(fine[i], m) for (i, _), m in zip(pairs, masks, strict=True)]) if pairs else masks * 0.0
         b = np.stack([_unit_in(fine[j], m) for (_, j), m in zip(pairs, masks, strict=True)]) if pairs else masks * 0.0
         return Regions(a.astype(np.float32), b.astype(np.float32), masks.astype(np.float32), masks.sum(axis=1),
-                       (a * b).sum(axis=1), pairs)
+                       (a * b).sum(axis=1), pairs, len(fine))
 
     def beats(self, fine: np.ndarray) -> np.ndarray:
         """(cards, cards): how far a card's fine layout lies toward twin a from twin b, over their region."""
-        n = round((1 + np.sqrt(1 + 8 * len(self.pairs))) / 2) if self.pairs else 1
-        out = np.zeros((n, n), np.float32)
+        out = np.zeros((self.cards, self.cards), np.float32)
         if not self.pairs:
             return out
         seen = _shifts(fine).T  # (fine, shifts): the card may lie a cell or two off where the twins differ

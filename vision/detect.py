@@ -182,16 +182,21 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
             return quad
         vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
-    out = []
-    for i in range(4):
-        (p, u), (q, v) = lines[i - 1], lines[i]
-        det = u[0] * -v[1] - u[1] * -v[0]
-        if abs(det) < 1e-6:
-            return quad
-        s = ((q - p)[0] * -v[1] - (q - p)[1] * -v[0]) / det
-        out.append(p + s * u)
+    out = [intersect(*lines[i - 1], *lines[i], parallel=1e-6) for i in range(4)]  # unit directions
+    if any(c is None for c in out):
+        return quad
     refined = np.array(out)
     return refined if np.abs(refined - quad).max() < 0.1 * cv2.arcLength(quad.astype(np.float32), True) else quad
+
+
+def intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray,
+              parallel: float = 1e-9) -> np.ndarray | None:
+    """Where the lines p + s*u and q + r*v meet, or None when |u x v| < parallel (about parallel)."""
+    det = u[0] * -v[1] - u[1] * -v[0]
+    if abs(det) < parallel:
+        return None
+    s = ((q - p)[0] * -v[1] - (q - p)[1] * -v[0]) / det
+    return p + s * u
 
 
 def _split(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -382,13 +387,19 @@ def _merge(candidates: list[Candidate]) -> list[Candidate]:
     return kept
 
 
-def detect(frame: np.ndarray) -> Detection:
-    """Find card candidates in a BGR frame; corners come back in full-frame pixels."""
+def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame's YCrCb copy at WORK_HEIGHT (never enlarged), and the scale from frame to copy."""
     h, w = frame.shape[:2]
     scale = min(1.0, WORK_HEIGHT / h)
     small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    colour_u8 = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
-    frame_area = float(small.shape[0] * small.shape[1])
+    return cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb), scale
+
+
+def detect(frame: np.ndarray) -> Detection:
+    """Find card candidates in a BGR frame; corners come back in full-frame pixels."""
+    h, w = frame.shape[:2]
+    colour_u8, _ = work_copy(frame)
+    frame_area = float(colour_u8.shape[0] * colour_u8.shape[1])
     everything: list[Candidate] = []
     strays: list[np.ndarray] = []
     masks = edge_masks(colour_u8)
@@ -402,7 +413,7 @@ def detect(frame: np.ndarray) -> Detection:
             strays += [b for b in others if _hand_like(b, frame_area)]
     kept = _merge(everything)
     clutter = _uncovered(strays, kept, colour_u8.shape[:2])
-    sx, sy = w / small.shape[1], h / small.shape[0]
+    sx, sy = w / colour_u8.shape[1], h / colour_u8.shape[0]
     full = tuple(Candidate(tuple(tuple((q + 0.5) * (sx, sy) - 0.5 for q in hyp) for hyp in c.hypotheses), c.support)
                  for c in kept)
     return Detection(full, clutter)

@@ -56,14 +56,6 @@ class LoneCard:
     reason: str = ""
 
 
-def _work(frame: np.ndarray) -> tuple[np.ndarray, float]:
-    """The frame's YCrCb copy at detect's working height, and the scale back to the frame."""
-    h, w = frame.shape[:2]
-    scale = min(1.0, D.WORK_HEIGHT / h)
-    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    return cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb), scale
-
-
 def _holes(edges: np.ndarray, low: float) -> list[np.ndarray]:
     """The hull of every hole of an edge map at least low px big: what each outline encloses, seen
     from inside. A hull, because a card's art may join its outline and cut its face's hole into a C."""
@@ -151,15 +143,6 @@ def along_support(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> floa
     return float(np.mean(shares))
 
 
-def _intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray) -> np.ndarray | None:
-    """Where the lines p + s*u and q + r*v meet, or None when they are parallel."""
-    det = u[0] * -v[1] - u[1] * -v[0]
-    if abs(det) < 1e-9:
-        return None
-    s = ((q - p)[0] * -v[1] - (q - p)[1] * -v[0]) / det
-    return p + s * u
-
-
 def _snap(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray:
     """Move each side (each end on its own) onto the line near it best covered by an edge along it."""
     centre = quad.mean(axis=0)
@@ -175,7 +158,7 @@ def _snap(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray:
         # Ties go to the smallest move: the blob's own fit is right more often than not.
         best = int(np.lexsort((np.abs(sa) + np.abs(sb), -strength))[0])
         lines.append((a + sa[best] * n, b - a + (sb[best] - sa[best]) * n))
-    corners = [_intersect(*lines[i - 1], *lines[i]) for i in range(4)]
+    corners = [D.intersect(*lines[i - 1], *lines[i]) for i in range(4)]
     if any(c is None for c in corners):
         return quad
     snapped = np.array(corners)
@@ -207,7 +190,7 @@ def _square_on(quad: np.ndarray) -> bool:
 
 def find_lone_card(frame: np.ndarray) -> LoneCard:
     """The outline of the one card in a BGR photo, or a refusal that says why."""
-    colour_u8, scale = _work(frame)
+    colour_u8, scale = D.work_copy(frame)
     frame_area = float(colour_u8.shape[0] * colour_u8.shape[1])
     dx, dy = D.colour_gradient(colour_u8)
     grad = (dx.astype(np.float32), dy.astype(np.float32))
