@@ -20,6 +20,7 @@ from vision.cards import CARD_IDS, kind_of
 from vision.doubt import doubtful
 from vision.features import (
     FINE_GRID,
+    REFERENCE_ALIGN_CRITERIA,
     Descriptor,
     align_image,
     align_to,
@@ -148,7 +149,7 @@ class Deck:
             flips, asymmetry = _common_way_up(np.stack([descs[j].asymmetry() for j in members]))
             images = [self.images[j][::-1, ::-1] if f else self.images[j] for j, f in zip(members, flips, strict=True)]
             template = np.mean([align_image(im) for im in images], axis=0).astype(np.float32)
-            images = [align_to(im, template) for im in images]  # photos: outlines are never exact
+            images = [align_to(im, template, REFERENCE_ALIGN_CRITERIA, cv2.MOTION_HOMOGRAPHY) for im in images]  # outlines are never exact
             template = np.mean([align_image(im) for im in images], axis=0).astype(np.float32)
             cards = np.array(sorted({int(self._ref_card[j]) for j in members}))
             owner = self._ref_card[members]

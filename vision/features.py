@@ -28,6 +28,7 @@ MID_BLUR = 1.0  # cells
 MID_SURROUND = 4.0  # cells; detail finer than this is kept, light falling off is not
 ALIGN_SIZE = (63, 88)  # (w, h) px: 1 px per mm is enough to lock onto a card's layout
 ALIGN_CRITERIA = (3, 10, 1e-3)  # ECC stops after 10 steps or when a step moves < 1e-3 (COUNT|EPS)
+REFERENCE_ALIGN_CRITERIA = (3, 60, 1e-4)  # a deck's references are aligned once, at load: worth converging fully
 CHROMA_EPS = 30.0  # grey levels added to the intensity so dark, noisy cells carry little colour
 
 
@@ -137,15 +138,20 @@ def align_image(card: np.ndarray) -> np.ndarray:
     return cv2.resize(grey, ALIGN_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
-def align_to(card: np.ndarray, template: np.ndarray) -> np.ndarray:
-    """Warp a canonical card image (affine, ECC) so it lies exactly over a template; as is if ECC fails."""
-    warp = np.eye(2, 3, dtype=np.float32)
+def align_to(card: np.ndarray, template: np.ndarray, criteria: tuple = ALIGN_CRITERIA,
+             motion: int = cv2.MOTION_AFFINE) -> np.ndarray:
+    """Warp a canonical card image (ECC, affine or homography) so it lies exactly over a template;
+    as is if ECC fails."""
+    warp = np.eye(3 if motion == cv2.MOTION_HOMOGRAPHY else 2, 3, dtype=np.float32)
     try:
-        _, warp = cv2.findTransformECC(template, align_image(card), warp, cv2.MOTION_AFFINE,
-                                       ALIGN_CRITERIA, None, 1)
+        _, warp = cv2.findTransformECC(template, align_image(card), warp, motion, criteria, None, 1)
     except cv2.error:  # did not converge: keep the outline's own warp
         return card
     scale = CANON_W / ALIGN_SIZE[0]
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    if motion == cv2.MOTION_HOMOGRAPHY:
+        to_canon = np.diag([scale, scale, 1.0]).astype(np.float32)
+        warp = to_canon @ warp @ np.linalg.inv(to_canon)
+        return cv2.warpPerspective(card, warp, (CANON_W, CANON_H), flags=flags, borderMode=cv2.BORDER_REPLICATE)
     warp[:, 2] *= scale
-    return cv2.warpAffine(card, warp, (CANON_W, CANON_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                          borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(card, warp, (CANON_W, CANON_H), flags=flags, borderMode=cv2.BORDER_REPLICATE)
