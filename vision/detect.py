@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.lattice import cloth_mask, cloth_period
+
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
 CHROMA_GAIN = 2.5  # opponent channels (YCrCb Cr, Cb) span ~1/2.5 the range of lightness for real colours
@@ -114,10 +116,10 @@ def colour_gradient(colour_u8: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return best_dx, best_dy
 
 
-def edge_masks(colour_u8: np.ndarray) -> list[np.ndarray]:
-    """One enclosed-region mask per edge strength, weakest first."""
+def edge_maps(colour_u8: np.ndarray) -> list[np.ndarray]:
+    """One Canny edge map per edge strength, weakest first."""
     dx, dy = colour_gradient(colour_u8)
-    return [_enclosed(cv2.Canny(dx, dy, low, high)) for low, high in EDGE_LEVELS]
+    return [cv2.Canny(dx, dy, low, high) for low, high in EDGE_LEVELS]
 
 
 def table_mask(colour_u8: np.ndarray) -> np.ndarray:
@@ -387,6 +389,12 @@ def _merge(candidates: list[Candidate]) -> list[Candidate]:
     return kept
 
 
+def _snapped(c, grad, period, colour_u8):
+    from vision.lattice import snap_wide
+    hyps = tuple(tuple(snap_wide(grad, q, period) for q in h) for h in c.hypotheses)
+    return Candidate(hyps, min(edge_support(colour_u8, q) for q in hyps[0]))
+
+
 def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
     """The frame's YCrCb copy at WORK_HEIGHT (never enlarged), and the scale from frame to copy."""
     h, w = frame.shape[:2]
@@ -402,10 +410,16 @@ def detect(frame: np.ndarray) -> Detection:
     frame_area = float(colour_u8.shape[0] * colour_u8.shape[1])
     everything: list[Candidate] = []
     strays: list[np.ndarray] = []
-    masks = edge_masks(colour_u8)
-    for level in CUE_ORDER:
-        mask = masks[level] if level < len(masks) else table_mask(colour_u8)
+    edges = edge_maps(colour_u8)
+    masks = [_enclosed(e) for e in edges]
+    period = cloth_period(edges[1], edges[2])
+    for level in CUE_ORDER + ((5,) if period else ()):
+        mask = masks[level] if level < len(masks) else table_mask(colour_u8) if level == 4 else cloth_mask(colour_u8, period)
         found, others = _blobs(mask, frame_area, colour_u8, everything)
+        if level == 5:
+            dx, dy = colour_gradient(colour_u8)
+            grad = (dx.astype(np.float32), dy.astype(np.float32))
+            found = [_snapped(c, grad, period, colour_u8) for c in found]
         everything += found
         if level == CLUTTER_EDGES:
             strays += others
