@@ -1,14 +1,19 @@
-"""Cards on a checked cloth: the cloth's checks smoothed away, what stands out from the smooth cloth.
+"""Cards on a checked cloth: the checks blurred away over their period, what stands out from the cloth.
 
 A gingham's checks are a periodic pattern of straight edges in two directions. At the scale of
 one period the cloth has edges everywhere: its edge net joins every card's outline and encloses
 the whole frame, and its colours (white, half tone, full colour) include a card's white border,
 so neither detect's edge masks nor its table colours find the card. Averaged over one period,
 though, the cloth is one flat colour with one flat contrast, and a card is a region that differs
-from it. This cue runs only when the frame's border is dense with edges (a cloth, a grid or
-grain), from the density of those edges it reads the period, blurs the frame over it, learns
-the blurred cloth from the border band and marks what is far from it. The blur rounds a card's
-outline by about a period; detect's side fitting and edge support then work on the real frame.
+from it. So, only when the frame's border band is dense with edges running in more than one
+direction (checks, a printed grid; not plain felt, not wood grain, which runs one way):
+  - the period is read from the density of those edges (two edges per period, two directions);
+  - the frame is blurred over the period, the blurred cloth learnt from the border band, and
+    what is far from it marked (cards found by the other cues are wiped from the mask first, so
+    a card touching them is not lost in one blob with them);
+  - the blur rounds a blob's outline by about a period, so each blob's card-shaped rectangle is
+    snapped side by side onto the real edges within half a period (vision.sides.snap).
+A card laid square to the checks keeps its sides on check edges, and may then snap onto one.
 """
 
 from __future__ import annotations
@@ -16,91 +21,97 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-BAND = 0.06  # share of each frame side taken as cloth when learning it (detect.TABLE_BAND)
-DENSE = 0.04  # share of the band's pixels on a mid-level edge above which the table is a texture:
-              # plain felt and laminate give < 0.005, wood grain and printed grids mostly < 0.04,
-              # checks 0.06-0.35 (measured on the tuning tops)
-EDGES_PER_PERIOD = 4.0  # edge px per px of cloth times the period: two edges per period, two directions
-PERIOD_PX = (6.0, 60.0)  # work px: periods outside this are noise or checks larger than a card
-BLUR_PER_PERIOD = 0.45  # Gaussian sigma per period: leaves ~0.7% of the checks' fundamental
-SMALL_SIGMA = 2.0  # px: the blur runs on a copy shrunk until its sigma is this (cheap, smooth anyway)
-CONTRAST_GAIN = 1.0  # weight of local contrast (std of lightness) beside the blurred colour
-SPREAD_MIN = 4.0  # colour units: the smoothed cloth still varies this much (folds, light fall-off)
-FAR = 4.0  # robust spreads from the cloth's feature beyond which a pixel is not cloth
+from vision.sides import colour_units, snap
+
+BAND = 0.06  # share of each frame side taken as cloth when learning it (as detect.TABLE_BAND)
+DENSE = 0.06  # share of the band's pixels on a weak edge above which the table is a texture:
+              # plain felt and laminate give < 0.005, wood grain mostly < 0.1, checks 0.07-0.35
+ONE_WAY = 0.45  # share of the band's edge pixels within ONE_WAY_DEG of one direction above which
+                # the texture runs one way (wood grain 0.7-0.97; checks 0.15-0.4, square grids ~0.45)
+ONE_WAY_DEG = 20.0  # width of that window, degrees
+EDGES_PER_PERIOD = 4.0  # edge px per px of cloth, times the period: two edges per period, two directions
+PERIOD_PX = (6.0, 60.0)  # work px: a finer period is noise; checks coarser than this are larger than cards
+BLUR_PER_PERIOD = 0.45  # Gaussian sigma per period: leaves under 1% of the checks' fundamental
+SMALL_SIGMA = 2.0  # px: the blur runs on a copy shrunk until its sigma is this (the result is smooth anyway)
+SPREAD_MIN = 4.0  # colour units: the blurred cloth still varies this much (folds, light fall-off)
+FAR = 4.0  # robust spreads (1.48 MAD) from the blurred cloth beyond which a pixel is not cloth
+SNAP_PERIODS = 0.5  # each end of a side may move this many periods onto its edge (the blur moved it ~sigma)
+SNAP_SHARE = 0.06  # ... plus this share of the card's short side (a fitted rectangle's own error)
+SNAP_STEPS = 15  # positions tried per end of a side: ~1 px apart over the reach of a mid-sized check
 _KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
-def band_share(mask: np.ndarray) -> float:
-    """Share of the border band's pixels set in a mask."""
-    h, w = mask.shape
-    b = max(2, round(BAND * h))
-    total = (cv2.countNonZero(mask[:b]) + cv2.countNonZero(mask[-b:])
-             + cv2.countNonZero(mask[b:-b, :b]) + cv2.countNonZero(mask[b:-b, -b:]))
-    return total / float(2 * b * w + 2 * b * (h - 2 * b))
+def _band(shape: tuple[int, ...]) -> np.ndarray:
+    """Boolean mask of the border band of an image of this shape."""
+    h, w = shape[:2]
+    b = max(1, round(BAND * h))
+    band = np.ones((h, w), bool)
+    band[b:-b, b:-b] = False
+    return band
 
 
-def cloth_period(weak_edges: np.ndarray, mid_edges: np.ndarray) -> float | None:
-    """The check period in work px read from edge density in the border band, or None when the
-    table is no dense texture."""
-    if band_share(mid_edges) < DENSE:
+def cloth_period(weak_edges: np.ndarray, dx: np.ndarray, dy: np.ndarray) -> float | None:
+    """The period (work px) of a checked cloth or grid read from the border band's weak edges, or
+    None when the table shows no texture running in two directions."""
+    band = _band(weak_edges.shape)
+    ys, xs = np.nonzero((weak_edges > 0) & band)
+    density = len(ys) / float(band.sum())
+    if density < DENSE:
         return None
-    period = EDGES_PER_PERIOD / max(band_share(weak_edges), 1e-6)
-    return float(np.clip(period, *PERIOD_PX))
+    angle = np.degrees(np.arctan2(dy[ys, xs], dx[ys, xs])) % 180.0
+    hist = np.histogram(angle, bins=int(180 // ONE_WAY_DEG * 4), range=(0.0, 180.0))[0]
+    window = sum(np.roll(hist, -k) for k in range(4))  # ONE_WAY_DEG wide, any start (wraps at 180)
+    if window.max() > ONE_WAY * len(ys):
+        return None
+    return float(np.clip(EDGES_PER_PERIOD / density, *PERIOD_PX))
 
 
-def _features(colour: np.ndarray, sigma: float) -> np.ndarray:
-    """Per pixel: colour (chroma scaled) and lightness contrast, averaged over sigma px."""
-    lab = colour.astype(np.float32)
-    lab[..., 1:] = (lab[..., 1:] - 128.0) * 2.5
-    mean = cv2.GaussianBlur(lab, (0, 0), sigma)
-    sq = cv2.GaussianBlur(lab[..., 0] * lab[..., 0], (0, 0), sigma)
-    std = np.sqrt(np.maximum(sq - mean[..., 0] ** 2, 0.0)) * CONTRAST_GAIN
-    return np.dstack([mean, std])
+def _features(colour_u8: np.ndarray, sigma: float) -> np.ndarray:
+    """Per pixel: colour (chroma scaled) and lightness contrast (std), averaged over sigma px."""
+    units = colour_units(colour_u8)
+    mean = cv2.GaussianBlur(units, (0, 0), sigma)
+    square = cv2.GaussianBlur(units[..., 0] * units[..., 0], (0, 0), sigma)
+    contrast = np.sqrt(np.maximum(square - mean[..., 0] ** 2, 0.0))
+    return np.dstack([mean, contrast])
 
 
-def cloth_mask(colour_u8: np.ndarray, period: float) -> np.ndarray:
-    """Mask (work size) of what stands out from a checked cloth of this period."""
+def cloth_mask(colour_u8: np.ndarray, period: float, known: list[np.ndarray]) -> np.ndarray:
+    """Mask (work size) of what stands out from a checked cloth of this period, the known quads
+    (cards other cues found, work px) and a blur's width around them left out."""
     h, w = colour_u8.shape[:2]
     sigma = BLUR_PER_PERIOD * period
     shrink = min(1.0, SMALL_SIGMA / sigma)
     small = cv2.resize(colour_u8, (max(8, round(w * shrink)), max(8, round(h * shrink))), interpolation=cv2.INTER_AREA)
     feats = _features(small, sigma * shrink)
-    sh, sw = feats.shape[:2]
-    b = max(1, round(BAND * sh))
-    band = np.concatenate([feats[:b].reshape(-1, 4), feats[-b:].reshape(-1, 4),
-                           feats[:, :b].reshape(-1, 4), feats[:, -b:].reshape(-1, 4)])
+    band = feats[_band(feats.shape)]
     centre = np.median(band, axis=0)
     spread = np.maximum(1.4826 * np.median(np.abs(band - centre), axis=0), SPREAD_MIN)
-    z = np.abs(feats - centre) / spread
-    far = (z.max(axis=2) / FAR).astype(np.float32)
-    far = cv2.resize(far, (w, h), interpolation=cv2.INTER_LINEAR)
+    far = (np.abs(feats - centre) / spread).max(axis=2) / FAR
+    far = cv2.resize(far.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     mask = (far > 1.0).astype(np.uint8) * 255
+    for quad in known:
+        outline = np.round(quad).astype(np.int32)
+        cv2.fillConvexPoly(mask, outline, 0)
+        cv2.polylines(mask, [outline], True, 0, max(1, round(2 * sigma)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL)
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL)
 
 
-SNAP_PERIODS = 0.5  # each end of a side may move this many periods (the blur moved it up to ~sigma)
-SNAP_STEPS = 15
+def blob_rectangle(contour: np.ndarray) -> np.ndarray | None:
+    """The rectangle (4x2) with a blob's area centre and second moments: a blurred card's outline
+    before snapping, where a four-sided fit fails on the blur's rounded corners."""
+    m = cv2.moments(contour)
+    if m["m00"] <= 0:
+        return None
+    centre = np.array([m["m10"], m["m01"]]) / m["m00"]
+    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / m["m00"]
+    values, vectors = np.linalg.eigh(cov)
+    half = np.sqrt(3.0 * np.maximum(values, 0.0))  # a rectangle of side s has variance s^2/12 along it
+    u, v = vectors[:, 1] * half[1], vectors[:, 0] * half[0]
+    return np.array([centre - u - v, centre + u - v, centre + u + v, centre - u + v])
 
 
-def snap_wide(grad, quad: np.ndarray, period: float) -> np.ndarray:
-    """Prototype: lone._snap with a reach of a share of the period."""
-    from vision import lone as L
-    from vision.detect import intersect
-    centre = quad.mean(axis=0)
+def snap_to_checks(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray, period: float) -> np.ndarray:
+    """A quad from the blurred cloth moved side by side onto the real edges near it."""
     short = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
-    reach = SNAP_PERIODS * period + L.SNAP_SHARE * short
-    steps = np.linspace(-reach, reach, SNAP_STEPS)
-    sa, sb = (g.ravel() for g in np.meshgrid(steps, steps, indexing="ij"))
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        n = L._normal(a, b, centre)
-        across = L._across(grad, a + sa[:, None] * n, b + sb[:, None] * n, n, np.zeros(1))
-        strength = np.minimum(across[..., 0], L.SNAP_CAP * L.EDGE_MIN).mean(axis=1)
-        best = int(np.lexsort((np.abs(sa) + np.abs(sb), -strength))[0])
-        lines.append((a + sa[best] * n, b - a + (sb[best] - sa[best]) * n))
-    corners = [intersect(*lines[i - 1], *lines[i]) for i in range(4)]
-    if any(c is None for c in corners):
-        return quad
-    return np.array(corners)
+    return snap(grad, quad, SNAP_PERIODS * period + SNAP_SHARE * short, SNAP_STEPS)
