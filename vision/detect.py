@@ -26,7 +26,7 @@ from functools import partial
 import cv2
 import numpy as np
 
-from vision.lattice import blob_rectangle, cloth_mask, cloth_period, snap_to_checks
+from vision.lattice import blob_rectangle, cloth_mask, cloth_period, rim, snap_to_checks
 from vision.sides import CHROMA_GAIN, colour_units, edge_support, intersect
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
@@ -353,6 +353,12 @@ def _cloth_cards(contour: np.ndarray, frame_area: float, colour_u8: np.ndarray,
     return Candidate(tuple(h for _, _, h in scored), scored[0][0]) if scored else None
 
 
+def _to_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray], colour_u8: np.ndarray) -> Candidate:
+    """A candidate with each quad moved out onto its card's rim (vision.lattice.rim), support anew."""
+    hyps = tuple(tuple(rim(grad, q) for q in h) for h in cand.hypotheses)
+    return Candidate(hyps, min(edge_support(colour_u8, q) for q in hyps[0]))
+
+
 def _card_sized(quad: np.ndarray, frame_area: float) -> bool:
     """Whether a quad has one card's aspect and size."""
     area = abs(cv2.contourArea(quad.astype(np.float32)))
@@ -378,17 +384,19 @@ def detect(frame: np.ndarray) -> Detection:
     dx, dy = colour_gradient(colour_u8)
     edges = [cv2.Canny(dx, dy, low, high) for low, high in EDGE_LEVELS]
     period = cloth_period(edges[1], dx, dy)
+    grad = (dx.astype(np.float32), dy.astype(np.float32))
     for level in CUE_ORDER + ((CLOTH_CUE,) if period else ()):
         fit = partial(_analyse, frame_area=frame_area)
         if level < len(EDGE_LEVELS):
             mask = _enclosed(edges[level])
         elif level == CLOTH_CUE:
-            grad = (dx.astype(np.float32), dy.astype(np.float32))
             mask = cloth_mask(colour_u8, period, [q for c in everything if c.support >= MIN_SUPPORT for q in c.hypotheses[0]])
             fit = partial(_cloth_cards, frame_area=frame_area, colour_u8=colour_u8, grad=grad, period=period)
         else:
             mask = table_mask(colour_u8)
         found, others = _blobs(mask, frame_area, colour_u8, everything, fit)
+        if period:  # on checks a card's outline is often lost in the net but its art's panel is not
+            found = [_to_rim(c, grad, colour_u8) for c in found]
         everything += found
         if level == CLUTTER_EDGES:
             strays += others

@@ -96,16 +96,28 @@ def _across(grad: Gradient, a: np.ndarray, b: np.ndarray, n: np.ndarray, offsets
     return np.where(across >= ALIGN_MIN * np.hypot(gx, gy), across, 0.0)
 
 
+def along_shares(grad: Gradient, a: np.ndarray, b: np.ndarray, n: np.ndarray, peak: int = PEAK_PX) -> np.ndarray:
+    """Share of points on each of a batch of lines a[i]-b[i] (common normal n) that lie within peak
+    px of an edge running along it."""
+    offsets = np.arange(-peak, peak + 1, dtype=np.float64)
+    return (_across(grad, a, b, n, offsets) >= EDGE_MIN).any(axis=2).mean(axis=1)
+
+
 def along_support(grad: Gradient, quad: np.ndarray) -> float:
     """Share of a quad's outline that is an edge running along it (0..1)."""
     centre = quad.mean(axis=0)
-    offsets = np.arange(-PEAK_PX, PEAK_PX + 1, dtype=np.float64)
-    shares = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        across = _across(grad, a[None], b[None], normal_out(a, b, centre), offsets)
-        shares.append(float((across >= EDGE_MIN).any(axis=2).mean()))
-    return float(np.mean(shares))
+    return float(np.mean([along_shares(grad, quad[i][None], quad[(i + 1) % 4][None],
+                                       normal_out(quad[i], quad[(i + 1) % 4], centre))[0] for i in range(4)]))
+
+
+def _meet(lines: list[tuple[np.ndarray, np.ndarray]], quad: np.ndarray, reach: float) -> np.ndarray:
+    """The corners where four moved sides (point, direction) meet; the quad unchanged when two no
+    longer meet or a corner moved further than its sides could."""
+    corners = [intersect(*lines[i - 1], *lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return quad
+    moved = np.array(corners)
+    return moved if np.abs(moved - quad).max() < 2 * reach + 2 else quad
 
 
 def snap(grad: Gradient, quad: np.ndarray, reach: float, steps: int = SNAP_STEPS) -> np.ndarray:
@@ -123,8 +135,23 @@ def snap(grad: Gradient, quad: np.ndarray, reach: float, steps: int = SNAP_STEPS
         # Ties go to the smallest move: the blob's own fit is right more often than not.
         best = int(np.lexsort((np.abs(sa) + np.abs(sb), -strength))[0])
         lines.append((a + sa[best] * n, b - a + (sb[best] - sa[best]) * n))
-    corners = [intersect(*lines[i - 1], *lines[i]) for i in range(4)]
-    if any(c is None for c in corners):
-        return quad
-    snapped = np.array(corners)
-    return snapped if np.abs(snapped - quad).max() < 2 * reach + 2 else quad
+    return _meet(lines, quad, reach)
+
+
+def to_rim(grad: Gradient, quad: np.ndarray, reach: float, share: float, steps: int) -> np.ndarray:
+    """Move each side outward (parallel, up to reach px) onto the outermost line that is an edge
+    along at least share of its length: a card's rim around the panel of its art."""
+    centre = quad.mean(axis=0)
+    moves = np.linspace(0.0, reach, steps)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        n = normal_out(a, b, centre)
+        ok = along_shares(grad, a + moves[:, None] * n, b + moves[:, None] * n, n, peak=1) >= share
+        move = 0.0
+        if ok.any():  # the middle of the outermost run of edge lines: one edge is a few px wide
+            last = len(ok) - 1 - int(np.argmax(ok[::-1]))
+            first = last - int(np.argmin(ok[last::-1])) + 1 if not ok[: last + 1].all() else 0
+            move = float(moves[(first + last) // 2])
+        lines.append((a + move * n, b - a))
+    return _meet(lines, quad, reach)
