@@ -22,6 +22,7 @@ PEAK_PX = 2  # work px either side of a side where its edge may lie (corners are
 EDGE_MIN = 12.0  # Sobel units (3x3 on the 5x5-blurred strongest channel): ~a 4-unit colour step
 ALIGN_MIN = 0.9  # |gradient across the side| / |gradient| at an edge point: within ~25 degrees
 SNAP_STEPS = 9  # positions tried per end of a side when snapping (a 9x9 grid of lines per side)
+RIM_EVEN = 2.0  # widest over narrowest side of a printed border seen in perspective (tilt up to 20 degrees)
 SNAP_CAP = 4.0  # a side's edge strength counts up to this many EDGE_MIN per point: one bright spot cannot win
 
 Gradient = tuple[np.ndarray, np.ndarray]  # float32 dx, dy of detect.colour_gradient
@@ -140,10 +141,12 @@ def snap(grad: Gradient, quad: np.ndarray, reach: float, steps: int = SNAP_STEPS
 
 def to_rim(grad: Gradient, quad: np.ndarray, reach: float, share: float, steps: int) -> np.ndarray:
     """Move each side outward (parallel, up to reach px) onto the outermost line that is an edge
-    along at least share of its length: a card's rim around the panel of its art."""
+    along at least share of its length: a card's rim around the panel of its art. A border runs
+    round all four sides about as wide, so the quad is left as it is unless every side finds one
+    and the widest is at most RIM_EVEN times the narrowest."""
     centre = quad.mean(axis=0)
     moves = np.linspace(0.0, reach, steps)
-    lines = []
+    lines, widths = [], []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
         n = normal_out(a, b, centre)
@@ -153,5 +156,10 @@ def to_rim(grad: Gradient, quad: np.ndarray, reach: float, share: float, steps: 
             last = len(ok) - 1 - int(np.argmax(ok[::-1]))
             first = last - int(np.argmin(ok[last::-1])) + 1 if not ok[: last + 1].all() else 0
             move = float(moves[(first + last) // 2])
+        if move <= 0:
+            return quad
+        widths.append(move)
         lines.append((a + move * n, b - a))
+    if max(widths) > RIM_EVEN * min(widths):
+        return quad
     return _meet(lines, quad, reach)
