@@ -6,7 +6,8 @@ the whole frame, and its colours (white, half tone, full colour) include a card'
 so neither detect's edge masks nor its table colours find the card. Averaged over one period,
 though, the cloth is one flat colour with one flat contrast, and a card is a region that differs
 from it. So, only when the frame's border band is dense with edges running in more than one
-direction (checks, a printed grid; not plain felt, not wood grain, which runs one way):
+direction as checks do (not plain felt, not wood grain, which runs one way, nor a thin printed
+grid, whose edges lie mostly one way in the band):
   - the period is read from the density of those edges (two edges per period, two directions);
   - the frame is blurred over the period, the blurred cloth learnt from the border band, and
     what is far from it marked (cards found by the other cues are wiped from the mask first, so
@@ -26,8 +27,9 @@ from vision.sides import colour_units, snap, to_rim
 BAND = 0.06  # share of each frame side taken as cloth when learning it (as detect.TABLE_BAND)
 DENSE = 0.06  # share of the band's pixels on a weak edge above which the table is a texture:
               # plain felt and laminate give < 0.005, wood grain mostly < 0.1, checks 0.07-0.35
-ONE_WAY = 0.45  # share of the band's edge pixels within ONE_WAY_DEG of one direction above which
-                # the texture runs one way (wood grain 0.7-0.97; checks 0.15-0.4, square grids ~0.45)
+ONE_WAY = 0.40  # share of the band's edge pixels within ONE_WAY_DEG of one direction above which the
+                # texture is no check: wood grain 0.7-0.97; checks 0.16-0.39 (5th-95th percentile); a
+                # printed square grid ~0.45 (its lines are thin, cards stand out from it without this cue)
 ONE_WAY_DEG = 20.0  # width of that window, degrees
 EDGES_PER_PERIOD = 4.0  # edge px per px of cloth, times the period: two edges per period, two directions
 PERIOD_PX = (6.0, 60.0)  # work px: a finer period is noise; checks coarser than this are larger than cards
