@@ -395,14 +395,14 @@ def detect(frame: np.ndarray) -> Detection:
         else:
             mask = table_mask(colour_u8)
         found, others = _blobs(mask, frame_area, colour_u8, everything, fit)
-        if period:  # on checks a card's outline is often lost in the net but its art's panel is not
-            found = [_to_rim(c, grad, colour_u8) for c in found]
         everything += found
         if level == CLUTTER_EDGES:
             strays += others
         elif level == len(EDGE_LEVELS):  # the table's colours: glare is a round blob there, a hand is not
             strays += [b for b in others if _hand_like(b, frame_area)]
     kept = _merge(everything)
+    if period:  # on checks a card's outline is often lost in the net but its art's panel is not
+        kept = [_to_rim(c, grad, colour_u8) for c in kept]
     clutter = _uncovered(strays, kept, colour_u8.shape[:2])
     sx, sy = w / colour_u8.shape[1], h / colour_u8.shape[0]
     full = tuple(Candidate(tuple(tuple((q + 0.5) * (sx, sy) - 0.5 for q in hyp) for hyp in c.hypotheses), c.support)

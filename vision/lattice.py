@@ -35,11 +35,12 @@ EDGES_PER_PERIOD = 4.0  # edge px per px of cloth, times the period: two edges p
 PERIOD_PX = (6.0, 60.0)  # work px: a finer period is noise; checks coarser than this are larger than cards
 BLUR_PER_PERIOD = 0.45  # Gaussian sigma per period: leaves under 1% of the checks' fundamental
 SMALL_SIGMA = 2.0  # px: the blur runs on a copy shrunk until its sigma is this (the result is smooth anyway)
+BAND_SAMPLES = 2000  # band pixels the blurred cloth is learnt from: plenty for a median and a spread
 SPREAD_MIN = 4.0  # colour units: the blurred cloth still varies this much (folds, light fall-off)
 FAR = 4.0  # robust spreads (1.48 MAD) from the blurred cloth beyond which a pixel is not cloth
 SNAP_PERIODS = 0.5  # each end of a side may move this many periods onto its edge (the blur moved it ~sigma)
 SNAP_SHARE = 0.06  # ... plus this share of the card's short side (a fitted rectangle's own error)
-SNAP_STEPS = 15  # positions tried per end of a side: ~1 px apart over the reach of a mid-sized check
+SNAP_STEPS = 11  # positions tried per end of a side: ~2 px apart over the reach of a mid-sized check
 _KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -86,6 +87,7 @@ def cloth_mask(colour_u8: np.ndarray, period: float, known: list[np.ndarray]) ->
     small = cv2.resize(colour_u8, (max(8, round(w * shrink)), max(8, round(h * shrink))), interpolation=cv2.INTER_AREA)
     feats = _features(small, sigma * shrink)
     band = feats[_band(feats.shape)]
+    band = band[:: max(1, len(band) // BAND_SAMPLES)]
     centre = np.median(band, axis=0)
     spread = np.maximum(1.4826 * np.median(np.abs(band - centre), axis=0), SPREAD_MIN)
     far = (np.abs(feats - centre) / spread).max(axis=2) / FAR
