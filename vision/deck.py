@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.cards import CARD_IDS, kind_of
+from vision.doubt import doubtful
 from vision.features import (
     FINE_GRID,
     Descriptor,
@@ -72,9 +73,18 @@ class Deck:
         if not refs:
             raise ValueError("a deck needs at least one reference image")
         self.name = name
-        self.labels = tuple(card for card, _ in refs)
-        self.images = tuple(image for _, image in refs)
-        descs = [describe(image) for image in self.images]
+        all_descs = [describe(image) for _, image in refs]
+        similarity = similarity_matrix(all_descs)
+        doubted = doubtful([card for card, _ in refs], similarity, FAMILY_SIMILARITY)
+        for card in {card for (card, _), d in zip(refs, doubted, strict=True) if d}:
+            mine = np.array([c == card for c, _ in refs])
+            doubted[mine] &= bool((mine & ~doubted).any())  # a card's only photos stay: none would be worse
+        keep = np.flatnonzero(~doubted)
+        self.doubted = tuple(int(i) for i in np.flatnonzero(doubted))  # references set aside (input order)
+        self.labels = tuple(refs[i][0] for i in keep)
+        self.images = tuple(refs[i][1] for i in keep)
+        descs = [all_descs[i] for i in keep]
+        self._similarity = similarity[np.ix_(keep, keep)]
         self._card_index = {card: i for i, card in enumerate(dict.fromkeys(self.labels))}
         self._ref_card = np.array([self._card_index[c] for c in self.labels])
         self._coarse = np.stack([d.coarse for d in descs])
@@ -82,12 +92,21 @@ class Deck:
         self._chroma_sq = (self._chroma**2).sum(axis=1)
         self._fine = np.stack([d.fine for d in descs])
         self._mid = np.stack([mid_vector(image) for image in self.images])
-        self._family_of: list[_Family | None] = [None] * len(refs)
-        self._turned_in_family = np.zeros(len(refs), bool)
+        self._family_of: list[_Family | None] = [None] * len(self.labels)
+        self._turned_in_family = np.zeros(len(self.labels), bool)
         self._build_families(descs)
         have = set(self.labels)
         self.missing = tuple(c for c in CARD_IDS if c not in have)  # cards this deck cannot name
         self._incomplete = frozenset(c for c in have if any(k not in have for k in kind_of(c)))
+
+    def doubts(self, card: str, image: np.ndarray) -> bool:
+        """True when a new photo of card looks unlike its card and its kind here: a wrong outline."""
+        d = describe(canonical(image))
+        row = np.maximum(self._scores(d), self._scores(d.turned()))
+        n = len(self.labels)
+        similarity = np.ones((n + 1, n + 1))
+        similarity[:n, :n], similarity[n, :n], similarity[:n, n] = self._similarity, row, row
+        return bool(doubtful((*self.labels, card), similarity, FAMILY_SIMILARITY)[n])
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -99,18 +118,15 @@ class Deck:
 
     def _colour(self, d: Descriptor) -> np.ndarray:
         """Colour similarity (0..1) of d to every reference."""
-        msd = (self._chroma_sq + float(d.chroma @ d.chroma) - 2 * (self._chroma @ d.chroma)) / d.chroma.size
-        return np.exp(-np.maximum(msd, 0) / CHROMA_SCALE)
+        return _colour_similarity(self._chroma, self._chroma_sq, d)
 
     def _scores(self, d: Descriptor) -> np.ndarray:
         """Coarse similarity of d to every reference, shape (references,)."""
-        return (1 - CHROMA_WEIGHT) * (self._coarse @ d.coarse) + CHROMA_WEIGHT * self._colour(d)
+        return _coarse_similarity(self._coarse, self._chroma, self._chroma_sq, d)
 
     def _build_families(self, descs: Sequence[Descriptor]) -> None:
         """Group references of different cards that look alike (transitively) into families."""
         n = len(descs)
-        upright = np.stack([self._scores(d) for d in descs])
-        turned = np.stack([self._scores(d.turned()) for d in descs])
         parent = list(range(n))
 
         def root(i: int) -> int:
@@ -121,7 +137,7 @@ class Deck:
 
         for i in range(n):
             for j in range(i + 1, n):
-                if max(upright[i, j], turned[i, j]) >= FAMILY_SIMILARITY:
+                if self._similarity[i, j] >= FAMILY_SIMILARITY:
                     parent[root(j)] = root(i)
         groups: dict[int, list[int]] = {}
         for i in range(n):
@@ -341,6 +357,27 @@ def _common_way_up(asymmetry: np.ndarray) -> tuple[list[bool], np.ndarray]:
     if signs[0] < 0:
         signs = -signs
     return [bool(s < 0) for s in signs], (asymmetry * signs[:, None]).mean(axis=0)
+
+
+def _colour_similarity(chroma: np.ndarray, chroma_sq: np.ndarray, d: Descriptor) -> np.ndarray:
+    """Colour similarity (0..1) of d to each row of stacked chroma vectors (chroma_sq: their squared norms)."""
+    msd = (chroma_sq + float(d.chroma @ d.chroma) - 2 * (chroma @ d.chroma)) / d.chroma.size
+    return np.exp(-np.maximum(msd, 0) / CHROMA_SCALE)
+
+
+def _coarse_similarity(coarse: np.ndarray, chroma: np.ndarray, chroma_sq: np.ndarray, d: Descriptor) -> np.ndarray:
+    """Coarse similarity (about -1..1) of d to each row of stacked coarse and chroma vectors."""
+    return (1 - CHROMA_WEIGHT) * (coarse @ d.coarse) + CHROMA_WEIGHT * _colour_similarity(chroma, chroma_sq, d)
+
+
+def similarity_matrix(descs: Sequence[Descriptor]) -> np.ndarray:
+    """Coarse similarity of every pair of described cards, each pair the better way round."""
+    coarse = np.stack([d.coarse for d in descs])
+    chroma = np.stack([d.chroma for d in descs])
+    chroma_sq = (chroma**2).sum(axis=1)
+    upright = np.stack([_coarse_similarity(coarse, chroma, chroma_sq, d) for d in descs])
+    turned = np.stack([_coarse_similarity(coarse, chroma, chroma_sq, d.turned()) for d in descs])
+    return np.maximum(upright, turned)
 
 
 def render_deck(style_name: str = "standard", cards: Sequence[str] = CARD_IDS) -> Deck:

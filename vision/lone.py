@@ -39,6 +39,7 @@ SAME_QUAD = 0.92  # intersection over union above which two candidate quads are 
 SQUARE_ON_ASPECT = (1.22, 1.60)  # long/short side of a card photographed within ~25 degrees of straight on (1.40)
 SQUARE_ON_SIDES = 0.85  # shorter/longer of two opposite sides, same view: a plank's or a check's quad is skewed
 SQUARE_ON_ANGLE = 10.0  # degrees: opposite sides of such a card are this close to parallel
+MAX_OTHERS = 4  # next-best outlines offered beside the best: each costs enrollment a warp and a look
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,6 +49,8 @@ class LoneCard:
     corners: np.ndarray | None
     along: float  # share of the outline that is an edge along it (0..1)
     reason: str = ""
+    others: tuple[np.ndarray, ...] = ()  # the next outlines well enough edged, best first: enrollment
+                                         # tries them when the first does not look like the card
 
 
 def _holes(edges: np.ndarray, low: float) -> list[np.ndarray]:
@@ -155,5 +158,19 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
     if along < MIN_ALONG:
         return LoneCard(None, along, f"the best card outline is only {along:.0%} edge (needs {MIN_ALONG:.0%}):"
                         " the card's rim does not stand out from the table")
-    corners = (best + 0.5) / scale - 0.5
-    return LoneCard(corners, along)
+    others = _others(scored, best)
+    return LoneCard(_to_frame(best, scale), along, others=tuple(_to_frame(q, scale) for q in others))
+
+
+def _others(scored: list[tuple[float, float, np.ndarray]], best: np.ndarray) -> list[np.ndarray]:
+    """The other well-edged outlines, those drawn around the best first (largest first: the card
+    around a panel, or the whole of a card cut short), then the rest by edge support."""
+    rest = [s for s in scored if s[2] is not best and s[0] >= MIN_ALONG]
+    around = sorted((s for s in rest if D._overlap(best, s[2]) > INSIDE), key=lambda s: -s[1])
+    beside = sorted((s for s in rest if D._overlap(best, s[2]) <= INSIDE), key=lambda s: -s[0])
+    return [q for _, _, q in (around + beside)[:MAX_OTHERS]]
+
+
+def _to_frame(quad: np.ndarray, scale: float) -> np.ndarray:
+    """Work-copy px corners to frame px."""
+    return (quad + 0.5) / scale - 0.5

@@ -138,8 +138,14 @@ def enroll(folder: str | os.PathLike, card: str, frame: np.ndarray) -> str:
     if found.corners is None:
         raise ValueError(f"no card outline found: {found.reason} (lay the card alone on the table, fully in view,"
                          " close up)")
-    image = warp_card(frame, order_corners(found.corners))
     root = Path(folder)
-    if read_manifest(root).get(card):
-        image = load_deck(root).upright(card, image)
-    return add_reference(root, card, image)
+    deck = load_deck(root) if read_manifest(root) else None
+    for corners in (found.corners, *found.others):
+        image = warp_card(frame, order_corners(corners))
+        if deck is not None and card in deck.cards:
+            image = deck.upright(card, image)
+        if deck is None or not deck.doubts(card, image):
+            return add_reference(root, card, image)
+    raise ValueError(f"the card found in this photo looks unlike {card}'s other photos and the other cards of its"
+                     " kind: its outline was probably taken wrong (a panel inside the card, or the card cut short);"
+                     " retake it with the card alone on a plain part of the table")
