@@ -40,7 +40,7 @@ SPREAD_MIN = 4.0  # colour units: the blurred cloth still varies this much (fold
 FAR = 4.0  # robust spreads (1.48 MAD) from the blurred cloth beyond which a pixel is not cloth
 SNAP_PERIODS = 0.5  # each end of a side may move this many periods onto its edge (the blur moved it ~sigma)
 SNAP_SHARE = 0.06  # ... plus this share of the card's short side (a fitted rectangle's own error)
-SNAP_STEPS = 11  # positions tried per end of a side: ~2 px apart over the reach of a mid-sized check
+SNAP_STEPS = 15  # positions tried per end of a side: ~1 px apart over the reach of a mid-sized check
 _KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
