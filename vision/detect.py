@@ -19,14 +19,18 @@ and the reader keeps whichever the deck recognises.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import cv2
 import numpy as np
 
+from vision.lattice import blob_rectangle, cloth_mask, cloth_period, rim, snap_to_checks
+from vision.sides import CHROMA_GAIN, colour_units, edge_support, intersect
+
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
-CHROMA_GAIN = 2.5  # opponent channels (YCrCb Cr, Cb) span ~1/2.5 the range of lightness for real colours
 MIN_CARD_SHARE = 0.005  # smallest card area as a share of the frame (15% of the height, tilted, 16:9)
 MAX_CARD_SHARE = 0.20  # largest single card as a share of the frame (45% of a 4:3 frame's height is 0.11)
 MIN_SOLIDITY = 0.90  # blob area / hull area of a card (rounded corners, noisy outline)
@@ -46,12 +50,10 @@ TABLE_SEED = 0x7AB1E  # fixed k-means++ seed (any constant): readings must not d
 TABLE_SAMPLES = 3000  # border pixels the table's colours are learnt from: plenty for 4 clusters
 TABLE_SPREAD_MIN = 4.0  # colour units (YCrCb, chroma scaled): a flat felt still varies this much (noise, light fall-off)
 TABLE_DISTANCE = 3.5  # a pixel this many spreads from every table colour is not table
-STEP_OFFSET = 0.035  # share of the card's short side: where colour is sampled on each side of an edge
-STEP_MIN = 10.0  # colour units (YCrCb, chroma scaled): a colour step this large along the outline counts as a real edge
-SUPPORT_SAMPLES = 24  # points sampled along each side of a quad
 MIN_SUPPORT = 0.55  # share of the outline that must be a real step for a quad to count as a card
 SAME_CARD_OVERLAP = 0.5  # intersection / smaller area above which two quads are one card
 CUE_ORDER = (2, 1, 3, 0, 4)  # mid edges first (clean on most tables), the table's colours (4) last
+CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checked or gridded tables only
 SETTLED_SUPPORT = 0.9  # a card outlined with this much edge support is not fitted again by later cues
 SETTLED_AREA = (0.8, 1.25)  # ... when the later blob has about the same area (not a card plus a hand)
 
@@ -73,13 +75,6 @@ class Detection:
 
     candidates: tuple[Candidate, ...]
     clutter: bool
-
-
-def _colour_units(colour_u8: np.ndarray) -> np.ndarray:
-    """Float32 YCrCb samples (..., 3) with the opponent channels scaled to lightness' range."""
-    lab = colour_u8.astype(np.float32)
-    lab[..., 1:] = (lab[..., 1:] - 128.0) * CHROMA_GAIN
-    return lab
 
 
 def _enclosed(edges: np.ndarray) -> np.ndarray:
@@ -114,19 +109,13 @@ def colour_gradient(colour_u8: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return best_dx, best_dy
 
 
-def edge_masks(colour_u8: np.ndarray) -> list[np.ndarray]:
-    """One enclosed-region mask per edge strength, weakest first."""
-    dx, dy = colour_gradient(colour_u8)
-    return [_enclosed(cv2.Canny(dx, dy, low, high)) for low, high in EDGE_LEVELS]
-
-
 def table_mask(colour_u8: np.ndarray) -> np.ndarray:
     """Mask of what is far from every colour of the table (learnt from the frame's border band).
 
     Runs at half the work size: it only has to tell regions apart, edge support then ranks them.
     """
     half = cv2.resize(colour_u8, (colour_u8.shape[1] // 2, colour_u8.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    smooth = _colour_units(cv2.medianBlur(half, TABLE_MEDIAN_PX))
+    smooth = colour_units(cv2.medianBlur(half, TABLE_MEDIAN_PX))
     h, w = smooth.shape[:2]
     bh, bw = max(2, round(h * TABLE_BAND)), max(2, round(w * TABLE_BAND))
     band = np.concatenate([smooth[:bh].reshape(-1, 3), smooth[-bh:].reshape(-1, 3),
@@ -187,16 +176,6 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
         return quad
     refined = np.array(out)
     return refined if np.abs(refined - quad).max() < 0.1 * cv2.arcLength(quad.astype(np.float32), True) else quad
-
-
-def intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray,
-              parallel: float = 1e-9) -> np.ndarray | None:
-    """Where the lines p + s*u and q + r*v meet, or None when |u x v| < parallel (about parallel)."""
-    det = u[0] * -v[1] - u[1] * -v[0]
-    if abs(det) < parallel:
-        return None
-    s = ((q - p)[0] * -v[1] - (q - p)[1] * -v[0]) / det
-    return p + s * u
 
 
 def _split(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -274,36 +253,6 @@ def _analyse(contour: np.ndarray, frame_area: float) -> Candidate | None:
     return Candidate(tuple(hyps)) if hyps else None
 
 
-def edge_support(colour_u8: np.ndarray, quad: np.ndarray) -> float:
-    """Share of a quad's outline where the colour just inside differs from just outside (0..1)."""
-    h, w = colour_u8.shape[:2]
-    centre = quad.mean(axis=0)
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    offset = max(1.5, STEP_OFFSET * float(sides.min()))
-    t = (np.arange(SUPPORT_SAMPLES) + 0.5) / SUPPORT_SAMPLES * 0.8 + 0.1  # keep off the rounded corners
-    inside, outside = [], []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        pts = a + t[:, None] * (b - a)
-        normal = np.array([-(b - a)[1], (b - a)[0]]) / max(float(sides[i]), 1e-6)
-        if normal @ (centre - (a + b) / 2) < 0:
-            normal = -normal
-        inside.append(pts + offset * normal)
-        outside.append(pts - offset * normal)
-    pin, pout = np.concatenate(inside), np.concatenate(outside)
-    ok = (pout[:, 0] >= 0) & (pout[:, 0] <= w - 1) & (pout[:, 1] >= 0) & (pout[:, 1] <= h - 1)
-    if not ok.any():
-        return 0.0
-    step = _colour_units(_sample(colour_u8, pin[ok])) - _colour_units(_sample(colour_u8, pout[ok]))
-    return float(np.mean(np.linalg.norm(step, axis=1) >= STEP_MIN))
-
-
-def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Bilinear samples of an image at float points, shape (n, channels)."""
-    xy = pts.astype(np.float32).reshape(-1, 1, 2)
-    return cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(len(pts), -1)
-
-
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection of two convex quads over the smaller one's area."""
     area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
@@ -328,9 +277,11 @@ def _settled(contour: np.ndarray, area: float, found: list[Candidate]) -> bool:
     return False
 
 
-def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray,
-           known: list[Candidate]) -> tuple[list[Candidate], list[np.ndarray]]:
-    """The new card candidates of one mask (scored by edge support), and its blobs that are no card."""
+def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray, known: list[Candidate],
+           fit: Callable[[np.ndarray], Candidate | None]) -> tuple[list[Candidate], list[np.ndarray]]:
+    """The new card candidates of one mask (scored by edge support), and its blobs that are no card.
+
+    fit reads a blob as cards (detect's own _analyse, or the cloth's rectangles)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     found, others = [], []
     for contour in contours:
@@ -341,7 +292,7 @@ def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray,
             continue
         if _settled(contour, area, known):
             continue
-        candidate = _analyse(contour, frame_area)
+        candidate = fit(contour)
         if candidate is None:
             others.append(contour)
             continue
@@ -387,6 +338,34 @@ def _merge(candidates: list[Candidate]) -> list[Candidate]:
     return kept
 
 
+def _cloth_cards(contour: np.ndarray, frame_area: float, colour_u8: np.ndarray,
+                 grad: tuple[np.ndarray, np.ndarray], period: float) -> Candidate | None:
+    """A blob of the blurred cloth read as cards: its four-sided fits and the rectangle of its
+    moments, each snapped onto the real edges, best edge support first."""
+    fitted = _analyse(contour, frame_area)
+    hyps = list(fitted.hypotheses) if fitted is not None else []
+    rect = blob_rectangle(contour)
+    if rect is not None:
+        hyps.append((rect,))
+    snapped = [tuple(snap_to_checks(grad, q, period) for q in h) for h in hyps]
+    shaped = [h for h in snapped if all(_card_sized(q, frame_area) for q in h)]
+    scored = sorted(((min(edge_support(colour_u8, q) for q in h), i, h) for i, h in enumerate(shaped)), reverse=True)
+    return Candidate(tuple(h for _, _, h in scored), scored[0][0]) if scored else None
+
+
+def _to_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray], colour_u8: np.ndarray) -> Candidate:
+    """A candidate with each quad moved out onto its card's rim (vision.lattice.rim), support anew."""
+    hyps = tuple(tuple(rim(grad, q) for q in h) for h in cand.hypotheses)
+    return Candidate(hyps, min(edge_support(colour_u8, q) for q in hyps[0]))
+
+
+def _card_sized(quad: np.ndarray, frame_area: float) -> bool:
+    """Whether a quad has one card's aspect and size."""
+    area = abs(cv2.contourArea(quad.astype(np.float32)))
+    return ONE_CARD_ASPECT[0] <= _aspect(quad) <= ONE_CARD_ASPECT[1] and \
+        MIN_CARD_SHARE * frame_area <= area <= MAX_CARD_SHARE * frame_area
+
+
 def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
     """The frame's YCrCb copy at WORK_HEIGHT (never enlarged), and the scale from frame to copy."""
     h, w = frame.shape[:2]
@@ -402,16 +381,28 @@ def detect(frame: np.ndarray) -> Detection:
     frame_area = float(colour_u8.shape[0] * colour_u8.shape[1])
     everything: list[Candidate] = []
     strays: list[np.ndarray] = []
-    masks = edge_masks(colour_u8)
-    for level in CUE_ORDER:
-        mask = masks[level] if level < len(masks) else table_mask(colour_u8)
-        found, others = _blobs(mask, frame_area, colour_u8, everything)
+    dx, dy = colour_gradient(colour_u8)
+    edges = [cv2.Canny(dx, dy, low, high) for low, high in EDGE_LEVELS]
+    period = cloth_period(edges[1], dx, dy)
+    grad = (dx.astype(np.float32), dy.astype(np.float32))
+    for level in CUE_ORDER + ((CLOTH_CUE,) if period else ()):
+        fit = partial(_analyse, frame_area=frame_area)
+        if level < len(EDGE_LEVELS):
+            mask = _enclosed(edges[level])
+        elif level == CLOTH_CUE:
+            mask = cloth_mask(colour_u8, period, [q for c in everything if c.support >= MIN_SUPPORT for q in c.hypotheses[0]])
+            fit = partial(_cloth_cards, frame_area=frame_area, colour_u8=colour_u8, grad=grad, period=period)
+        else:
+            mask = table_mask(colour_u8)
+        found, others = _blobs(mask, frame_area, colour_u8, everything, fit)
         everything += found
         if level == CLUTTER_EDGES:
             strays += others
         elif level == len(EDGE_LEVELS):  # the table's colours: glare is a round blob there, a hand is not
             strays += [b for b in others if _hand_like(b, frame_area)]
     kept = _merge(everything)
+    if period:  # on checks a card's outline is often lost in the net but its art's panel is not
+        kept = [_to_rim(c, grad, colour_u8) for c in kept]
     clutter = _uncovered(strays, kept, colour_u8.shape[:2])
     sx, sy = w / colour_u8.shape[1], h / colour_u8.shape[0]
     full = tuple(Candidate(tuple(tuple((q + 0.5) * (sx, sy) - 0.5 for q in hyp) for hyp in c.hypotheses), c.support)

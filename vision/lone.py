@@ -24,15 +24,9 @@ import cv2
 import numpy as np
 
 from vision import detect as D
+from vision.sides import along_support, snap
 
-SIDE_SAMPLES = 32  # points sampled along each side of a quad
-SIDE_SPAN = (0.1, 0.9)  # share of a side sampled: keep off the rounded corners
-PEAK_PX = 2  # work px either side of a side where its edge may lie (corners are fitted, not exact)
-EDGE_MIN = 12.0  # Sobel units (3x3 on the 5x5-blurred strongest channel): ~a 4-unit colour step
-ALIGN_MIN = 0.9  # |gradient across the side| / |gradient| at an edge point: within ~25 degrees
 SNAP_SHARE = 0.06  # each end of a side may move this share of the card's short side when snapped
-SNAP_STEPS = 9  # positions tried per end of a side (a 9x9 grid of lines per side)
-SNAP_CAP = 4.0  # a side's edge strength counts up to this many EDGE_MIN per point: one bright spot cannot win
 MIN_ALONG = 0.75  # share of the outline that must be an edge along it for a photo to be enrolled
 SPUR_CUT = (0.12, 0.22)  # openings, as a share of the expected card's short side, that cut spurs off
 LONE_HEIGHT = (0.2, 0.6)  # a lone card's height as a share of the frame's (a clear photo is a close one)
@@ -107,67 +101,6 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter) / max(union, 1e-6)
 
 
-def _normal(a: np.ndarray, b: np.ndarray, centre: np.ndarray) -> np.ndarray:
-    """Unit normal of the side a-b pointing away from the quad's centre."""
-    d = b - a
-    n = np.array([-d[1], d[0]]) / max(float(np.hypot(*d)), 1e-6)
-    return n if n @ ((a + b) / 2 - centre) >= 0 else -n
-
-
-def _across(grad: tuple[np.ndarray, np.ndarray], a: np.ndarray, b: np.ndarray, n: np.ndarray,
-            offsets: np.ndarray) -> np.ndarray:
-    """Gradient across a batch of lines a[i]-b[i] (common normal n), where it runs along them, else 0.
-
-    Sampled at SIDE_SAMPLES points of each line and at each offset along n: shape (k, samples, offsets).
-    """
-    dx, dy = grad
-    t = np.linspace(*SIDE_SPAN, SIDE_SAMPLES)
-    pts = a[:, None, None, :] + t[None, :, None, None] * (b - a)[:, None, None, :] \
-        + offsets[None, None, :, None] * n  # (k, samples, offsets, 2)
-    flat = pts.reshape(-1, 1, 2).astype(np.float32)
-    gx = cv2.remap(dx, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-    gy = cv2.remap(dy, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-    gx, gy = gx.reshape(pts.shape[:3]), gy.reshape(pts.shape[:3])
-    across = np.abs(gx * n[0] + gy * n[1])
-    return np.where(across >= ALIGN_MIN * np.hypot(gx, gy), across, 0.0)
-
-
-def _along(grad: tuple[np.ndarray, np.ndarray], a: np.ndarray, b: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """Share of points on each of a batch of lines a[i]-b[i] that lie on an edge running along it."""
-    offsets = np.arange(-PEAK_PX, PEAK_PX + 1, dtype=np.float64)
-    return (_across(grad, a, b, n, offsets) >= EDGE_MIN).any(axis=2).mean(axis=1)
-
-
-def along_support(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> float:
-    """Share of a quad's outline that is an edge running along it (0..1)."""
-    centre = quad.mean(axis=0)
-    shares = [_along(grad, quad[i][None], quad[(i + 1) % 4][None], _normal(quad[i], quad[(i + 1) % 4], centre))[0]
-              for i in range(4)]
-    return float(np.mean(shares))
-
-
-def _snap(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray:
-    """Move each side (each end on its own) onto the line near it best covered by an edge along it."""
-    centre = quad.mean(axis=0)
-    short = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
-    steps = np.linspace(-SNAP_SHARE * short, SNAP_SHARE * short, SNAP_STEPS)
-    sa, sb = (g.ravel() for g in np.meshgrid(steps, steps, indexing="ij"))
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        n = _normal(a, b, centre)
-        across = _across(grad, a + sa[:, None] * n, b + sb[:, None] * n, n, np.zeros(1))
-        strength = np.minimum(across[..., 0], SNAP_CAP * EDGE_MIN).mean(axis=1)
-        # Ties go to the smallest move: the blob's own fit is right more often than not.
-        best = int(np.lexsort((np.abs(sa) + np.abs(sb), -strength))[0])
-        lines.append((a + sa[best] * n, b - a + (sb[best] - sa[best]) * n))
-    corners = [D.intersect(*lines[i - 1], *lines[i]) for i in range(4)]
-    if any(c is None for c in corners):
-        return quad
-    snapped = np.array(corners)
-    return snapped if np.abs(snapped - quad).max() < 2 * SNAP_SHARE * short + 2 else quad
-
-
 def _centred(inner: np.ndarray, outer: np.ndarray) -> bool:
     """Whether an outline sits in the middle of another, as a card's art panel does in the card."""
     size = np.sqrt(abs(cv2.contourArea(outer.astype(np.float32))))
@@ -205,7 +138,8 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
                         f" (a card must fill at least {LONE_HEIGHT[0]:.0%} of the photo's height)")
     scored: list[tuple[float, float, np.ndarray]] = []
     for quad in quads:
-        snapped = _snap(grad, quad)
+        short = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
+        snapped = snap(grad, quad, SNAP_SHARE * short)
         if not _square_on(snapped):
             snapped = quad
         if not _square_on(snapped):

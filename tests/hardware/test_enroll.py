@@ -206,7 +206,8 @@ def test_a_frame_that_is_no_picture_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_card_on_a_checked_cloth_is_enrolled_though_the_live_read_misses_it(tmp_path: Path) -> None:
-    """On red checks the live read finds no outline; the console enrolls by enrollment's own search."""
+    """On red checks the live read still misses some cards (this one); the console enrolls it by
+    enrollment's own search."""
     from dataclasses import replace
 
     from hardware.enroll import OwnerDeck
@@ -217,7 +218,7 @@ def test_a_card_on_a_checked_cloth_is_enrolled_though_the_live_read_misses_it(tm
 
     conditions = replace(ENROLL_CONDITIONS, frames=((640, 480),))
     photo = take_photo([Thing(card_face("woodcut", "setup-01", 3.0), "setup-01", "setup-01")],
-                       np.random.default_rng(1), conditions, top=TableTop.CHECK_RED)
+                       np.random.default_rng(5), conditions, top=TableTop.CHECK_RED)
     assert detect(photo.image).candidates == ()  # the limit this test is about
     owner = OwnerDeck(tmp_path / "deck")
     answer = owner.add("setup-01", photo.image)

@@ -1,0 +1,165 @@
+"""The straight sides of a card outline: where two meet, how well each sits on a real edge, and
+moving each onto the edge near it. Shared by the live read (vision.detect, vision.lattice) and
+enrollment's search (vision.lone).
+
+Two measures of an outline: edge support asks whether the colour just inside differs from just
+outside (cheap, any table); along support asks whether the gradient on the side runs along it, so
+a check edge or a grain line crossing a false side does not count.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CHROMA_GAIN = 2.5  # opponent channels (YCrCb Cr, Cb) span ~1/2.5 the range of lightness for real colours
+STEP_OFFSET = 0.035  # share of the card's short side: where colour is sampled on each side of an edge
+STEP_MIN = 10.0  # colour units (YCrCb, chroma scaled): a colour step this large along the outline counts as a real edge
+SUPPORT_SAMPLES = 24  # points sampled along each side of a quad for edge support
+SIDE_SAMPLES = 32  # points sampled along each side of a quad for along support and snapping
+SIDE_SPAN = (0.1, 0.9)  # share of a side sampled: keep off the rounded corners
+PEAK_PX = 2  # work px either side of a side where its edge may lie (corners are fitted, not exact)
+EDGE_MIN = 12.0  # Sobel units (3x3 on the 5x5-blurred strongest channel): ~a 4-unit colour step
+ALIGN_MIN = 0.9  # |gradient across the side| / |gradient| at an edge point: within ~25 degrees
+SNAP_STEPS = 9  # positions tried per end of a side when snapping (a 9x9 grid of lines per side)
+RIM_EVEN = 2.0  # widest over narrowest side of a printed border seen in perspective (tilt up to 20 degrees)
+SNAP_CAP = 4.0  # a side's edge strength counts up to this many EDGE_MIN per point: one bright spot cannot win
+
+Gradient = tuple[np.ndarray, np.ndarray]  # float32 dx, dy of detect.colour_gradient
+
+
+def colour_units(colour_u8: np.ndarray) -> np.ndarray:
+    """Float32 YCrCb samples (..., 3) with the opponent channels scaled to lightness' range."""
+    lab = colour_u8.astype(np.float32)
+    lab[..., 1:] = (lab[..., 1:] - 128.0) * CHROMA_GAIN
+    return lab
+
+
+def intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray,
+              parallel: float = 1e-9) -> np.ndarray | None:
+    """Where the lines p + s*u and q + r*v meet, or None when |u x v| < parallel (about parallel)."""
+    det = u[0] * -v[1] - u[1] * -v[0]
+    if abs(det) < parallel:
+        return None
+    s = ((q - p)[0] * -v[1] - (q - p)[1] * -v[0]) / det
+    return p + s * u
+
+
+def sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Bilinear samples of an image at float points, shape (n, channels)."""
+    xy = pts.astype(np.float32).reshape(-1, 1, 2)
+    return cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(len(pts), -1)
+
+
+def edge_support(colour_u8: np.ndarray, quad: np.ndarray) -> float:
+    """Share of a quad's outline where the colour just inside differs from just outside (0..1)."""
+    h, w = colour_u8.shape[:2]
+    centre = quad.mean(axis=0)
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    offset = max(1.5, STEP_OFFSET * float(sides.min()))
+    t = (np.arange(SUPPORT_SAMPLES) + 0.5) / SUPPORT_SAMPLES * 0.8 + 0.1  # keep off the rounded corners
+    inside, outside = [], []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        pts = a + t[:, None] * (b - a)
+        normal = normal_out(a, b, centre)
+        inside.append(pts - offset * normal)
+        outside.append(pts + offset * normal)
+    pin, pout = np.concatenate(inside), np.concatenate(outside)
+    ok = (pout[:, 0] >= 0) & (pout[:, 0] <= w - 1) & (pout[:, 1] >= 0) & (pout[:, 1] <= h - 1)
+    if not ok.any():
+        return 0.0
+    step = colour_units(sample(colour_u8, pin[ok])) - colour_units(sample(colour_u8, pout[ok]))
+    return float(np.mean(np.linalg.norm(step, axis=1) >= STEP_MIN))
+
+
+def normal_out(a: np.ndarray, b: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """Unit normal of the side a-b pointing away from the quad's centre."""
+    d = b - a
+    n = np.array([-d[1], d[0]]) / max(float(np.hypot(*d)), 1e-6)
+    return n if n @ ((a + b) / 2 - centre) >= 0 else -n
+
+
+def _across(grad: Gradient, a: np.ndarray, b: np.ndarray, n: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Gradient across a batch of lines a[i]-b[i] (common normal n), where it runs along them, else 0.
+
+    Sampled at SIDE_SAMPLES points of each line and at each offset along n: shape (k, samples, offsets).
+    """
+    dx, dy = grad
+    t = np.linspace(*SIDE_SPAN, SIDE_SAMPLES)
+    pts = a[:, None, None, :] + t[None, :, None, None] * (b - a)[:, None, None, :] \
+        + offsets[None, None, :, None] * n  # (k, samples, offsets, 2)
+    flat = pts.reshape(-1, 1, 2).astype(np.float32)
+    gx = cv2.remap(dx, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    gy = cv2.remap(dy, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    gx, gy = gx.reshape(pts.shape[:3]), gy.reshape(pts.shape[:3])
+    across = np.abs(gx * n[0] + gy * n[1])
+    return np.where(across >= ALIGN_MIN * np.hypot(gx, gy), across, 0.0)
+
+
+def along_shares(grad: Gradient, a: np.ndarray, b: np.ndarray, n: np.ndarray, peak: int = PEAK_PX) -> np.ndarray:
+    """Share of points on each of a batch of lines a[i]-b[i] (common normal n) that lie within peak
+    px of an edge running along it."""
+    offsets = np.arange(-peak, peak + 1, dtype=np.float64)
+    return (_across(grad, a, b, n, offsets) >= EDGE_MIN).any(axis=2).mean(axis=1)
+
+
+def along_support(grad: Gradient, quad: np.ndarray) -> float:
+    """Share of a quad's outline that is an edge running along it (0..1)."""
+    centre = quad.mean(axis=0)
+    return float(np.mean([along_shares(grad, quad[i][None], quad[(i + 1) % 4][None],
+                                       normal_out(quad[i], quad[(i + 1) % 4], centre))[0] for i in range(4)]))
+
+
+def _meet(lines: list[tuple[np.ndarray, np.ndarray]], quad: np.ndarray, reach: float) -> np.ndarray:
+    """The corners where four moved sides (point, direction) meet; the quad unchanged when two no
+    longer meet or a corner moved further than its sides could."""
+    corners = [intersect(*lines[i - 1], *lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return quad
+    moved = np.array(corners)
+    return moved if np.abs(moved - quad).max() < 2 * reach + 2 else quad
+
+
+def snap(grad: Gradient, quad: np.ndarray, reach: float, steps: int = SNAP_STEPS) -> np.ndarray:
+    """Move each side (each end on its own, up to reach px) onto the line near it best covered by
+    an edge along it; the quad unchanged when the sides no longer meet."""
+    centre = quad.mean(axis=0)
+    moves = np.linspace(-reach, reach, steps)
+    sa, sb = (g.ravel() for g in np.meshgrid(moves, moves, indexing="ij"))
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        n = normal_out(a, b, centre)
+        across = _across(grad, a + sa[:, None] * n, b + sb[:, None] * n, n, np.zeros(1))
+        strength = np.minimum(across[..., 0], SNAP_CAP * EDGE_MIN).mean(axis=1)
+        # Ties go to the smallest move: the blob's own fit is right more often than not.
+        best = int(np.lexsort((np.abs(sa) + np.abs(sb), -strength))[0])
+        lines.append((a + sa[best] * n, b - a + (sb[best] - sa[best]) * n))
+    return _meet(lines, quad, reach)
+
+
+def to_rim(grad: Gradient, quad: np.ndarray, reach: float, share: float, steps: int) -> np.ndarray:
+    """Move each side outward (parallel, up to reach px) onto the outermost line that is an edge
+    along at least share of its length: a card's rim around the panel of its art. A border runs
+    round all four sides about as wide, so the quad is left as it is unless every side finds one
+    and the widest is at most RIM_EVEN times the narrowest."""
+    centre = quad.mean(axis=0)
+    moves = np.linspace(0.0, reach, steps)
+    lines, widths = [], []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        n = normal_out(a, b, centre)
+        ok = along_shares(grad, a + moves[:, None] * n, b + moves[:, None] * n, n, peak=1) >= share
+        move = 0.0
+        if ok.any():  # the middle of the outermost run of edge lines: one edge is a few px wide
+            last = len(ok) - 1 - int(np.argmax(ok[::-1]))
+            first = last - int(np.argmin(ok[last::-1])) + 1 if not ok[: last + 1].all() else 0
+            move = float(moves[(first + last) // 2])
+        if move <= 0:
+            return quad
+        widths.append(move)
+        lines.append((a + move * n, b - a))
+    if max(widths) > RIM_EVEN * min(widths):
+        return quad
+    return _meet(lines, quad, reach)
