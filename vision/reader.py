@@ -70,10 +70,10 @@ def required_detail(match: Match) -> float:
     if match.fine_margin is None:
         evidence = _ramp(match.margin, MIN_MARGIN, CLEAR_MARGIN)
     else:
-        evidence = _ramp(match.fine_margin, MIN_FINE_MARGIN, CLEAR_FINE_MARGIN)
-    # A wide margin excuses poor detail only on a card that looks like its reference at all: a
-    # piece of another card (half a blue card's panel) may lead its rivals yet barely pass MIN_SCORE.
-    evidence = min(evidence, _ramp(match.score, MIN_SCORE, SURE_SCORE))
+        # Among twins a lead over the other twins excuses poor detail only on a card that looks like
+        # the family at all: a piece of another card (half a blue card's panel) may lead its twins.
+        evidence = min(_ramp(match.fine_margin, MIN_FINE_MARGIN, CLEAR_FINE_MARGIN),
+                       _ramp(match.score, MIN_SCORE, SURE_SCORE))
     return MIN_DETAIL * (1.0 - evidence)
 
 
