@@ -76,10 +76,9 @@ class Deck:
         self.name = name
         all_descs = [describe(image) for _, image in refs]
         similarity = similarity_matrix(all_descs)
-        doubted = doubtful([card for card, _ in refs], similarity, FAMILY_SIMILARITY)
-        for card in {card for (card, _), d in zip(refs, doubted, strict=True) if d}:
-            mine = np.array([c == card for c, _ in refs])
-            doubted[mine] &= bool((mine & ~doubted).any())  # a card's only photos stay: none would be worse
+        labels = np.array([card for card, _ in refs])
+        doubted = doubtful(labels, similarity, FAMILY_SIMILARITY)
+        doubted &= np.isin(labels, labels[~doubted])  # a card's only photos stay: none would be worse
         keep = np.flatnonzero(~doubted)
         self.doubted = tuple(int(i) for i in np.flatnonzero(doubted))  # references set aside (input order)
         self.labels = tuple(refs[i][0] for i in keep)

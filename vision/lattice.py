@@ -22,7 +22,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.sides import colour_units, snap, to_rim
+from vision.sides import colour_units, short_side, snap, to_rim
 
 BAND = 0.06  # share of each frame side taken as cloth when learning it (as detect.TABLE_BAND)
 DENSE = 0.06  # share of the band's pixels on a weak edge above which the table is a texture:
@@ -117,8 +117,7 @@ def blob_rectangle(contour: np.ndarray) -> np.ndarray | None:
 
 def snap_to_checks(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray, period: float) -> np.ndarray:
     """A quad from the blurred cloth moved side by side onto the real edges near it."""
-    short = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
-    return snap(grad, quad, SNAP_PERIODS * period + SNAP_SHARE * short, SNAP_STEPS)
+    return snap(grad, quad, SNAP_PERIODS * period + SNAP_SHARE * short_side(quad), SNAP_STEPS)
 
 
 RIM_REACH = 0.15  # share of a card's short side: a printed border is narrower (~5-8%), so no check beyond is reached
@@ -127,6 +126,5 @@ RIM_ALONG = 0.5  # share of a line that must be an edge along it to be the card'
 
 def rim(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray:
     """A quad that may be the panel of a card's art moved out onto the card's rim, where there is one."""
-    short = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
-    reach = RIM_REACH * short
+    reach = RIM_REACH * short_side(quad)
     return to_rim(grad, quad, reach, RIM_ALONG, max(2, int(reach) + 1))

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision import detect as D
-from vision.sides import along_support, snap
+from vision.sides import along_support, iou, short_side, snap
 
 SNAP_SHARE = 0.06  # each end of a side may move this share of the card's short side when snapped
 MIN_ALONG = 0.75  # share of the outline that must be an edge along it for a photo to be enrolled
@@ -88,17 +88,9 @@ def _quads(blobs: list[np.ndarray], frame_area: float) -> list[np.ndarray]:
         if candidate is None:
             continue
         for hyp in candidate.hypotheses:
-            if len(hyp) == 1 and not any(_iou(hyp[0], q) > SAME_QUAD for q in found):
+            if len(hyp) == 1 and not any(iou(hyp[0], q) > SAME_QUAD for q in found):
                 found.append(hyp[0])
     return found
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over union of two convex quads."""
-    a32, b32 = a.astype(np.float32), b.astype(np.float32)
-    inter, _ = cv2.intersectConvexConvex(a32, b32)
-    union = abs(cv2.contourArea(a32)) + abs(cv2.contourArea(b32)) - inter
-    return float(inter) / max(union, 1e-6)
 
 
 def _centred(inner: np.ndarray, outer: np.ndarray) -> bool:
@@ -138,13 +130,12 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
                         f" (a card must fill at least {LONE_HEIGHT[0]:.0%} of the photo's height)")
     scored: list[tuple[float, float, np.ndarray]] = []
     for quad in quads:
-        short = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
-        snapped = snap(grad, quad, SNAP_SHARE * short)
+        snapped = snap(grad, quad, SNAP_SHARE * short_side(quad))
         if not _square_on(snapped):
             snapped = quad
         if not _square_on(snapped):
             continue  # an enrollment photo is taken from above: a skewed quad is not its card
-        if not any(_iou(snapped, other) > SAME_QUAD for _, _, other in scored):
+        if not any(iou(snapped, other) > SAME_QUAD for _, _, other in scored):
             scored.append((along_support(grad, snapped), abs(cv2.contourArea(snapped.astype(np.float32))), snapped))
     if not scored:
         return LoneCard(None, 0.0, "no outline has a card's shape seen from above (hold the camera over the card)")
@@ -165,10 +156,10 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
 def _others(scored: list[tuple[float, float, np.ndarray]], best: np.ndarray) -> list[np.ndarray]:
     """The other well-edged outlines, those drawn around the best first (largest first: the card
     around a panel, or the whole of a card cut short), then the rest by edge support."""
-    rest = [s for s in scored if s[2] is not best and s[0] >= MIN_ALONG]
-    around = sorted((s for s in rest if D._overlap(best, s[2]) > INSIDE), key=lambda s: -s[1])
-    beside = sorted((s for s in rest if D._overlap(best, s[2]) <= INSIDE), key=lambda s: -s[0])
-    return [q for _, _, q in (around + beside)[:MAX_OTHERS]]
+    rest = [(D._overlap(best, q) > INSIDE, along, area, q) for along, area, q in scored
+            if q is not best and along >= MIN_ALONG]
+    ranked = sorted(rest, key=lambda s: (not s[0], -s[2] if s[0] else -s[1]))
+    return [q for *_, q in ranked[:MAX_OTHERS]]
 
 
 def _to_frame(quad: np.ndarray, scale: float) -> np.ndarray:

@@ -45,6 +45,19 @@ def intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray,
     return p + s * u
 
 
+def short_side(quad: np.ndarray) -> float:
+    """Length of a quad's shortest side: the scale of a card outline, whatever its tilt."""
+    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
+
+
+def iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads."""
+    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a32, b32)
+    union = abs(cv2.contourArea(a32)) + abs(cv2.contourArea(b32)) - inter
+    return float(inter) / max(union, 1e-6)
+
+
 def sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Bilinear samples of an image at float points, shape (n, channels)."""
     xy = pts.astype(np.float32).reshape(-1, 1, 2)
@@ -55,8 +68,7 @@ def edge_support(colour_u8: np.ndarray, quad: np.ndarray) -> float:
     """Share of a quad's outline where the colour just inside differs from just outside (0..1)."""
     h, w = colour_u8.shape[:2]
     centre = quad.mean(axis=0)
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    offset = max(1.5, STEP_OFFSET * float(sides.min()))
+    offset = max(1.5, STEP_OFFSET * short_side(quad))
     t = (np.arange(SUPPORT_SAMPLES) + 0.5) / SUPPORT_SAMPLES * 0.8 + 0.1  # keep off the rounded corners
     inside, outside = [], []
     for i in range(4):

@@ -12,18 +12,13 @@ from vision.detect import EDGE_LEVELS, colour_gradient, detect, work_copy
 from vision.lattice import cloth_period
 from vision.photo import PhotoConditions, Thing, take_photo
 from vision.reader import CardReader
+from vision.sides import iou
 from vision.tables import TableTop
 
 LIVE = PhotoConditions(frames=((640, 480),), card_height=(0.25, 0.45))  # a live frame, cheap to draw
 MIN_IOU = 0.9  # a found outline this close to the true one warps to the same card image
 # Known limit, kept as a strict expected failure so a fix shows up:
 LIMIT_RED = pytest.mark.xfail(strict=True, reason="a red card on red checks: blurred, it looks like the cloth")
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    inter, _ = cv2.intersectConvexConvex(a32, b32)
-    return float(inter) / (abs(cv2.contourArea(a32)) + abs(cv2.contourArea(b32)) - float(inter))
 
 
 def _photo(style: str, card: str, top: TableTop, seed: int):
@@ -43,7 +38,7 @@ def test_a_card_on_red_checks_is_outlined(style, card, seed) -> None:
     """One card on a red check cloth: some candidate's outline is the card's."""
     photo = _photo(style, card, TableTop.CHECK_RED, seed)
     quads = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
-    assert max((_iou(q, photo.seen[0].corners) for q in quads), default=0.0) >= MIN_IOU
+    assert max((iou(q, photo.seen[0].corners) for q in quads), default=0.0) >= MIN_IOU
 
 
 @pytest.mark.parametrize("seed", [2, 8])

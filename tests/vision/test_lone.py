@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
@@ -14,6 +13,7 @@ from vision.detect import detect
 from vision.lone import find_lone_card
 from vision.photo import ENROLL_CONDITIONS, Thing, take_photo
 from vision.reader import find_card
+from vision.sides import iou
 from vision.store import enroll
 from vision.tables import TableTop
 
@@ -23,12 +23,6 @@ MIN_IOU = 0.9  # a found outline this close to the true one warps to the same ca
 LIMIT_CHECKS = pytest.mark.xfail(strict=True, reason="a dark full-bleed card on blue checks: outline found a few % off")
 LIMIT_PANEL = pytest.mark.xfail(strict=True, reason="a white border beside white checks: only the panel inside is found")
 LIMIT_GRAIN = pytest.mark.xfail(strict=True, reason="strong light grain: no blob of the card's own shape")
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    inter, _ = cv2.intersectConvexConvex(a32, b32)
-    return float(inter) / (abs(cv2.contourArea(a32)) + abs(cv2.contourArea(b32)) - float(inter))
 
 
 def _photo(style: str, card: str, top: TableTop, seed: int):
@@ -53,8 +47,8 @@ def test_enrollment_finds_the_one_true_card(style, card, top, seed) -> None:
     photo = _photo(style, card, top, seed)
     found = find_lone_card(photo.image)
     assert found.corners is not None, found.reason
-    assert _iou(found.corners, photo.seen[0].corners) >= MIN_IOU
-    assert _iou(find_card(photo.image), photo.seen[0].corners) >= MIN_IOU
+    assert iou(found.corners, photo.seen[0].corners) >= MIN_IOU
+    assert iou(find_card(photo.image), photo.seen[0].corners) >= MIN_IOU
 
 
 @pytest.mark.parametrize("top", [TableTop.CHECK_BLUE, TableTop.CHECK_RED])
