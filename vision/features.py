@@ -132,6 +132,20 @@ def describe(card: np.ndarray) -> Descriptor:
     return Descriptor(_unit(coarse), chroma.astype(np.float32), fine_vector(card))
 
 
+def at_resolution(card: np.ndarray, resolution: float) -> np.ndarray:
+    """A canonical card image as a camera sees it at this resolution (frame px per canonical px,
+    below 1): shrunk to it and warped back up, as warp_card enlarges a small card."""
+    small = cv2.resize(card, (max(8, round(CANON_W * resolution)), max(8, round(CANON_H * resolution))),
+                       interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (CANON_W, CANON_H), interpolation=cv2.INTER_LINEAR)
+
+
+def resolution(corners: np.ndarray) -> float:
+    """Frame px per canonical px of a card with these corners: its longest side over the canonical height."""
+    pts = np.asarray(corners, np.float64).reshape(4, 2)
+    return float(np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1).max()) / CANON_H
+
+
 def align_image(card: np.ndarray) -> np.ndarray:
     """The float32 grey ALIGN_SIZE image used to align a card to its family's template."""
     grey = card if card.ndim == 2 else cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)

@@ -9,7 +9,7 @@ import numpy as np
 from vision.cards import setup_letters
 from vision.deck import Deck, Match, builtin_deck
 from vision.detect import detect
-from vision.features import order_corners, warp_card
+from vision.features import order_corners, resolution, warp_card
 from vision.lone import find_lone_card
 
 MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (back, other game)
@@ -114,7 +114,7 @@ class CardReader:
 
     def _match(self, frame: np.ndarray, quad: np.ndarray) -> Match:
         """The deck's best match for the card inside an ordered quad (detail only for close calls)."""
-        return self.deck.match(warp_card(frame, quad), MIN_SCORE, CLEAR_MARGIN)
+        return self.deck.match(warp_card(frame, quad), MIN_SCORE, CLEAR_MARGIN, resolution(quad))
 
     def _read_quad(self, frame: np.ndarray, corners: np.ndarray) -> tuple[CardReading, float]:
         quad = order_corners(corners)

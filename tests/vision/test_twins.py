@@ -7,11 +7,12 @@ import pytest
 
 from vision.art import card_face
 from vision.cards import SETUP_CARDS
-from vision.deck import Deck, Regions
-from vision.features import FINE_GRID, order_corners, warp_card
+from vision.deck import Deck
+from vision.features import FINE_GRID, at_resolution, fine_vector, order_corners, warp_card
 from vision.photo import ENROLL_CONDITIONS, PhotoConditions, Thing, take_photo
 from vision.reader import CardReader
 from vision.tables import TableTop
+from vision.twins import Regions
 
 BLUES = tuple(f"blue-{letter}{n}" for letter in "ABCDE" for n in (1, 2))
 TOPS = (TableTop.FELT_RED, TableTop.WOOD_MID, TableTop.LAMINATE)  # tuning tops
@@ -67,7 +68,7 @@ def test_the_region_is_where_the_twins_differ(painted_blues: Deck) -> None:
     family = next(f for f in painted_blues._family_of if f is not None)
     rows = [painted_blues.cards.index(c) for c in ("blue-D1", "blue-D2")]
     i, j = (int(np.flatnonzero(family.cards == r)[0]) for r in rows)
-    mask = family.regions.mask[family.regions.pairs.index((min(i, j), max(i, j)))].reshape(FINE_GRID[1], FINE_GRID[0])
+    mask = family.sharp.regions.mask[family.sharp.regions.pairs.index((min(i, j), max(i, j)))].reshape(FINE_GRID[1], FINE_GRID[0])
     top_band = mask[: FINE_GRID[1] // 5].sum()
     assert top_band >= 2 * 0.2 * mask.sum()  # the top fifth of the card holds twice its share of the region
 
@@ -108,3 +109,16 @@ def test_twins_are_told_apart_when_a_reference_outline_was_a_little_off() -> Non
         named.append(reader.read_quad(photo.image, photo.seen[0].corners).card)
     assert set(named) <= {"setup-01", None}
     assert named.count("setup-01") >= 6
+
+
+def test_twins_seen_small_look_like_a_small_photo_of_them(painted_blues: Deck) -> None:
+    """A twin's photo seen at 40% resolution fits the family's looks at that resolution better than
+    its sharp layouts, for every twin: small cards are compared with their twins as blurred as they."""
+    family = next(f for f in painted_blues._family_of if f is not None)
+    small = family.seen_at(0.4)
+    for image, owner in zip(family.aligned, family.owner, strict=True):
+        row = int(np.flatnonzero(family.cards == owner)[0])
+        seen = fine_vector(at_resolution(image, 0.4))
+        assert seen @ small.fine[row] > seen @ family.sharp.fine[row]
+    assert family.seen_at(0.41) is small  # one look per resolution step, made once
+    assert family.seen_at(1.3) is family.sharp  # a card seen larger than its canonical image is sharp
