@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.lattice import blob_rectangle, cloth_mask, cloth_period, rim, snap_to_checks
-from vision.sides import CHROMA_GAIN, colour_units, edge_support, intersect
+from vision.sides import CHROMA_GAIN, colour_units, edge_support, intersect, side_lengths
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
@@ -186,7 +186,7 @@ def _split(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _aspect(quad: np.ndarray) -> float:
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = side_lengths(quad)
     a, b = sides[0] + sides[2], sides[1] + sides[3]
     return max(a, b) / max(min(a, b), 1e-6)
 

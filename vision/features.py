@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.sides import side_lengths
+
 CANON_W, CANON_H = 126, 176  # canonical card image, px: 63x88 mm at 2 px/mm
 INNER_MARGIN = 0.05  # share of each side cropped away: rounded corners and a slightly-off outline
 COARSE_GRID = (24, 34)  # (w, h) grey cells: big glyphs and layout, robust to blur
@@ -62,7 +64,7 @@ def order_corners(corners: np.ndarray) -> np.ndarray:
     centre = pts.mean(axis=0)
     angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
     pts = pts[np.argsort(angles)]  # y points down, so increasing angle runs clockwise on screen
-    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    sides = side_lengths(pts)
     if sides[0] + sides[2] > sides[1] + sides[3]:
         pts = np.roll(pts, -1, axis=0)
     return pts
@@ -143,7 +145,7 @@ def at_resolution(card: np.ndarray, resolution: float) -> np.ndarray:
 def resolution(corners: np.ndarray) -> float:
     """Frame px per canonical px of a card with these corners: its longest side over the canonical height."""
     pts = np.asarray(corners, np.float64).reshape(4, 2)
-    return float(np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1).max()) / CANON_H
+    return float(side_lengths(pts).max()) / CANON_H
 
 
 def align_image(card: np.ndarray) -> np.ndarray:

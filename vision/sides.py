@@ -45,9 +45,14 @@ def intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray,
     return p + s * u
 
 
+def side_lengths(quad: np.ndarray) -> np.ndarray:
+    """Lengths of a quad's four sides, each from a corner to the next."""
+    return np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+
+
 def short_side(quad: np.ndarray) -> float:
     """Length of a quad's shortest side: the scale of a card outline, whatever its tilt."""
-    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
+    return float(side_lengths(quad).min())
 
 
 def iou(a: np.ndarray, b: np.ndarray) -> float:

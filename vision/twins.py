@@ -9,6 +9,7 @@ as the camera would see them at the card's resolution (Family.seen_at), and only
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -49,9 +50,7 @@ class Family:
               aligned: list[np.ndarray]) -> Family:
         """A family from its members' aligned images: each twin's layouts and the pairs' regions."""
         cards = np.array(sorted({int(c) for c in owner}))
-        photos = np.stack([fine_vector(im) for im in aligned])
-        fine = per_card(photos, owner, cards)
-        mid = per_card(np.stack([mid_vector(im) for im in aligned]), owner, cards)
+        photos, fine, mid = _layouts(aligned, owner, cards)
         regions = Regions.learn(fine, _photo_noise(photos, owner, cards, fine))
         return Family(members, template, asymmetry, cards, owner, tuple(aligned), Layouts(fine, mid, regions))
 
@@ -63,8 +62,7 @@ class Family:
             return self.sharp
         if step not in self._seen:
             looks = [at_resolution(im, max(step, 1) * RESOLUTION_STEP) for im in self.aligned]
-            fine = per_card(np.stack([fine_vector(im) for im in looks]), self.owner, self.cards)
-            mid = per_card(np.stack([mid_vector(im) for im in looks]), self.owner, self.cards)
+            _, fine, mid = _layouts(looks, self.owner, self.cards)
             self._seen[step] = Layouts(fine, mid, self.sharp.regions.with_layouts(fine))
         return self._seen[step]
 
@@ -101,20 +99,20 @@ class Regions:
         pairs = tuple((i, j) for i in range(len(fine)) for j in range(i + 1, len(fine)))
         masks = np.stack([_region(fine[i], fine[j], noise) for i, j in pairs]) if pairs \
             else np.zeros((0, fine.shape[1]), bool)
-        a = np.stack([_unit_in(fine[i], m) for (i, _), m in zip(pairs, masks, strict=True)]) if pairs else masks * 0.0
-        b = np.stack([_unit_in(fine[j], m) for (_, j), m in zip(pairs, masks, strict=True)]) if pairs else masks * 0.0
+        return Regions.over(fine, masks, pairs)
+
+    @staticmethod
+    def over(fine: np.ndarray, masks: np.ndarray, pairs: tuple[tuple[int, int], ...]) -> Regions:
+        """Each pair's twins, rows of (cards, fine) layouts, seen only inside its boolean mask."""
+        shape = (len(pairs), fine.shape[1])
+        a = np.array([_unit_in(fine[i], m) for (i, _), m in zip(pairs, masks, strict=True)]).reshape(shape)
+        b = np.array([_unit_in(fine[j], m) for (_, j), m in zip(pairs, masks, strict=True)]).reshape(shape)
         return Regions(a.astype(np.float32), b.astype(np.float32), masks.astype(np.float32), masks.sum(axis=1),
                        (a * b).sum(axis=1), pairs, len(fine))
 
     def with_layouts(self, fine: np.ndarray) -> Regions:
         """The same regions with each twin seen through other (cards, fine) layouts (a coarser look)."""
-        if not self.pairs:
-            return self
-        inside = self.mask > 0
-        a = np.stack([_unit_in(fine[i], m) for (i, _), m in zip(self.pairs, inside, strict=True)])
-        b = np.stack([_unit_in(fine[j], m) for (_, j), m in zip(self.pairs, inside, strict=True)])
-        return Regions(a.astype(np.float32), b.astype(np.float32), self.mask, self.size, (a * b).sum(axis=1),
-                       self.pairs, self.cards)
+        return Regions.over(fine, self.mask > 0, self.pairs)
 
     def beats(self, fine: np.ndarray) -> np.ndarray:
         """(cards, cards): how far a card's fine layout lies toward twin a from twin b, over their region."""
@@ -183,7 +181,14 @@ def _photo_noise(photos: np.ndarray, owner: np.ndarray, cards: np.ndarray, fine:
     return cv2.blur(grid, (3, 3)).ravel()
 
 
-def per_card(vectors: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> np.ndarray:
+def _layouts(images: Sequence[np.ndarray], owner: np.ndarray,
+             cards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each photo's fine layout, and each card's fine and mid-scale layouts (means over its photos)."""
+    photos = np.stack([fine_vector(im) for im in images])
+    return photos, _per_card(photos, owner, cards), _per_card(np.stack([mid_vector(im) for im in images]), owner, cards)
+
+
+def _per_card(vectors: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """Each card's mean of its photos' vectors, back to unit norm: (cards, length)."""
     mean = np.stack([vectors[owner == c].mean(axis=0) for c in cards])
     return mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-6)
