@@ -52,6 +52,7 @@ TABLE_SPREAD_MIN = 4.0  # colour units (YCrCb, chroma scaled): a flat felt still
 TABLE_DISTANCE = 3.5  # a pixel this many spreads from every table colour is not table
 MIN_SUPPORT = 0.55  # share of the outline that must be a real step for a quad to count as a card
 SAME_CARD_OVERLAP = 0.5  # intersection / smaller area above which two quads are one card
+APART_OVERLAP = 0.1  # intersection / smaller area below which two quads are two cards (rounded corners may touch)
 CUE_ORDER = (2, 1, 3, 0, 4)  # mid edges first (clean on most tables), the table's colours (4) last
 CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checked or gridded tables only
 SETTLED_SUPPORT = 0.9  # a card outlined with this much edge support is not fitted again by later cues
@@ -326,16 +327,35 @@ def _uncovered(blobs: list[np.ndarray], cards: list[Candidate], shape: tuple[int
 
 
 def _merge(candidates: list[Candidate]) -> list[Candidate]:
-    """One candidate per place: the best-supported of those covering the same cards."""
+    """One candidate per place, best-supported first; a later one keeps only what the earlier leave.
+
+    A blob holding a card found already and a card beside it (two cards touching) is read for the
+    card beside it: its hypotheses that cut it where the known card ends.
+    """
     kept: list[Candidate] = []
     for cand in sorted(candidates, key=lambda c: -c.support):
         if cand.support < MIN_SUPPORT:
             continue
-        mine = [q for h in cand.hypotheses[:1] for q in h]
-        if any(_overlap(q, k) > SAME_CARD_OVERLAP for other in kept for k in other.hypotheses[0] for q in mine):
-            continue
-        kept.append(cand)
+        rest = _beside(cand, [k for other in kept for k in other.hypotheses[0]])
+        if rest is not None:
+            kept.append(rest)
     return kept
+
+
+def _beside(cand: Candidate, known: list[np.ndarray]) -> Candidate | None:
+    """A candidate's hypotheses less the known cards: those whose every quad is a known card again
+    or clear of them all, each without its known cards; None when nothing new is left."""
+    if not known:
+        return cand
+    hyps = []
+    for hyp in cand.hypotheses:
+        overlaps = [max(_overlap(q, k) for k in known) for q in hyp]
+        if any(APART_OVERLAP < o <= SAME_CARD_OVERLAP for o in overlaps):
+            continue  # cuts across a known card: not a reading of what lies beside it
+        new = tuple(q for q, o in zip(hyp, overlaps, strict=True) if o <= APART_OVERLAP)
+        if new:
+            hyps.append(new)
+    return Candidate(tuple(hyps), cand.support) if hyps else None
 
 
 def _cloth_cards(contour: np.ndarray, frame_area: float, colour_u8: np.ndarray,
@@ -347,6 +367,9 @@ def _cloth_cards(contour: np.ndarray, frame_area: float, colour_u8: np.ndarray,
     rect = blob_rectangle(contour)
     if rect is not None:
         hyps.append((rect,))
+    pieces = [blob_rectangle(p) for p in _cut_at_seam(contour)]  # two cards the blur ran together
+    if len(pieces) == 2 and all(p is not None for p in pieces):
+        hyps.append(tuple(pieces))
     snapped = [tuple(snap_to_checks(grad, q, period) for q in h) for h in hyps]
     shaped = [h for h in snapped if all(_card_sized(q, frame_area) for q in h)]
     scored = sorted(((min(edge_support(colour_u8, q) for q in h), i, h) for i, h in enumerate(shaped)), reverse=True)
@@ -354,8 +377,14 @@ def _cloth_cards(contour: np.ndarray, frame_area: float, colour_u8: np.ndarray,
 
 
 def _to_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray], colour_u8: np.ndarray) -> Candidate:
-    """A candidate with each quad moved out onto its card's rim (vision.lattice.rim), support anew."""
-    hyps = tuple(tuple(rim(grad, q) for q in h) for h in cand.hypotheses)
+    """A candidate with each quad moved out onto its card's rim (vision.lattice.rim), support anew.
+
+    A card laid square to the checks has a check's edge just outside its own, where the rim may
+    land: the outline as found stays as the next hypothesis, for the deck to choose.
+    """
+    moved = tuple(tuple(rim(grad, q) for q in h) for h in cand.hypotheses)
+    hyps = moved + tuple(h for h, m in zip(cand.hypotheses, moved, strict=True)
+                         if any(np.abs(q - r).max() > 0 for q, r in zip(h, m, strict=True)))
     return Candidate(hyps, min(edge_support(colour_u8, q) for q in hyps[0]))
 
 

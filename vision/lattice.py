@@ -27,7 +27,7 @@ from vision.sides import colour_units, short_side, snap, to_rim
 BAND = 0.06  # share of each frame side taken as cloth when learning it (as detect.TABLE_BAND)
 DENSE = 0.06  # share of the band's pixels on a weak edge above which the table is a texture:
               # plain felt and laminate give < 0.005, wood grain mostly < 0.1, checks 0.07-0.35
-ONE_WAY = 0.40  # share of the band's edge pixels within ONE_WAY_DEG of one direction above which the
+ONE_WAY = 0.50  # share of the band's edge pixels within ONE_WAY_DEG of one direction above which the
                 # texture is no check: wood grain 0.7-0.97; checks 0.16-0.39 (5th-95th percentile); a
                 # printed square grid ~0.45 (its lines are thin, cards stand out from it without this cue)
 ONE_WAY_DEG = 20.0  # width of that window, degrees

@@ -8,9 +8,10 @@ import numpy as np
 
 from vision.cards import setup_letters
 from vision.deck import Deck, Match, builtin_deck
-from vision.detect import detect
+from vision.detect import Candidate, detect
 from vision.features import order_corners, resolution, warp_card
 from vision.lone import find_lone_card
+from vision.sides import iou
 
 MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (back, other game)
 MIN_MARGIN = 0.10  # best minus runner-up card: below it two cards are too alike to choose
@@ -21,6 +22,8 @@ CLEAR_FINE_MARGIN = 0.50  # the same among near-twins: the twin-vs-twin projecti
 SURE_SCORE = 0.80  # a hypothesis whose cards all score this high is not worth challenging
 CONFIDENT_SCORE = 0.85  # similarity at which a card reads as a sure match (confidence 1)
 CONFIDENT_MARGIN = 0.30  # margin at which a card reads as a sure match
+SAME_PLACE_IOU = 0.6  # two hypotheses' outlines this alike cover one card (a card's half covers 0.5 of it)
+REFUSED_CONFIDENCE = 0.49  # the highest confidence of a refused card (named ones have 0.5 or more)
 MIN_FRAME_PX = 64  # shortest frame side read: a smallest card (1.2% of the frame) is then ~7 px wide
 
 
@@ -92,7 +95,7 @@ def judge(match: Match) -> tuple[bool, float]:
         sure = min(_ramp(match.score, MIN_SCORE, CONFIDENT_SCORE), _ramp(margin, MIN_MARGIN, CONFIDENT_MARGIN))
         return True, 0.5 + 0.5 * sure
     unsure = min(_ramp(match.score, 0.0, MIN_SCORE), _ramp(margin, 0.0, MIN_MARGIN))
-    return False, min(0.49, 0.5 * unsure)
+    return False, min(REFUSED_CONFIDENCE, 0.5 * unsure)
 
 
 class CardReader:
@@ -133,17 +136,33 @@ class CardReader:
         detection = detect(frame)
         cards: list[CardReading] = []
         for candidate in detection.candidates:
-            best, best_key = [], (False, -np.inf)
-            for hypothesis in candidate.hypotheses:
-                read = [self._read_quad(frame, q) for q in hypothesis]
-                named = all(r.card is not None for r, _ in read)
-                key = (named, float(np.mean([s for _, s in read])))
-                if key > best_key:
-                    best, best_key = [r for r, _ in read], key
-                if named and min(s for _, s in read) >= SURE_SCORE:
-                    break  # hypotheses come likeliest first: a sure reading needs no rival
-            cards.extend(best)
+            cards.extend(self._read_candidate(frame, candidate))
         return FrameReading(tuple(cards), detection.clutter)
+
+    def _read_candidate(self, frame: np.ndarray, candidate: Candidate) -> list[CardReading]:
+        """The likeliest hypothesis' readings; a card two hypotheses name differently is refused."""
+        tried: list[tuple[tuple[bool, float], list[CardReading]]] = []
+        for hypothesis in candidate.hypotheses:
+            read = [self._read_quad(frame, q) for q in hypothesis]
+            named = all(r.card is not None for r, _ in read)
+            tried.append(((named, float(np.mean([s for _, s in read]))), [r for r, _ in read]))
+            if named and min(s for _, s in read) >= SURE_SCORE:
+                break  # hypotheses come likeliest first: a sure reading needs no rival
+        key, best = max(tried, key=lambda t: t[0])
+        rivals = [r for k, reads in tried if k[0] and reads is not best for r in reads]
+        return [_refused(r) if key[0] and disputed(r, rivals) else r for r in best]
+
+
+def disputed(reading: CardReading, rivals: list[CardReading]) -> bool:
+    """Whether another hypothesis names a different card in about the same place (an outline a
+    little off may show another card's part: neither reading can be trusted)."""
+    here = np.array(reading.corners)
+    return any(r.card not in (None, reading.card) and iou(here, np.array(r.corners)) >= SAME_PLACE_IOU for r in rivals)
+
+
+def _refused(reading: CardReading) -> CardReading:
+    """The reading with its card refused."""
+    return replace(reading, card=None, confidence=min(reading.confidence, REFUSED_CONFIDENCE), letters=None)
 
 
 def check_frame(frame: object) -> None:

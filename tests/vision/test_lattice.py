@@ -58,3 +58,25 @@ def test_the_cloth_cue_runs_on_checks_only(top, checked) -> None:
     dx, dy = colour_gradient(colour)
     period = cloth_period(cv2.Canny(dx, dy, *EDGE_LEVELS[1]), dx, dy)
     assert (period is not None) == checked
+
+
+def test_coarse_checks_lying_almost_one_way_are_still_checks() -> None:
+    """Large, sharp checks put close to half their edges in one direction (a 1280x720 photo whose
+    band's edges are 42% one way): still a cloth, so the cloth cue runs."""
+    photo = take_photo([Thing(card_face("woodcut", "blue-A1", 3.0), "blue-A1", "blue-A1")],
+                       np.random.default_rng(42), PhotoConditions(), top=TableTop.CHECK_RED)
+    colour, _ = work_copy(photo.image)
+    dx, dy = colour_gradient(colour)
+    assert cloth_period(cv2.Canny(dx, dy, *EDGE_LEVELS[1]), dx, dy) is not None
+
+
+@pytest.mark.parametrize("seed", [9, 14, 26, 35])
+def test_two_cards_the_blurred_cloth_runs_together_are_both_outlined(seed) -> None:
+    """A pair close together on checks is one blob once the cloth is blurred: cut at its neck,
+    each piece is a card."""
+    cards = ["water", "mountain", "desert", "forest", "any"]
+    pair = [cards[seed % 5], cards[(seed * 3 + 1) % 5]]
+    photo = take_photo([Thing(card_face("woodcut", c, 3.0), c, c) for c in pair], np.random.default_rng(seed),
+                       LIVE, top=TableTop.CHECK_RED, pair=True)
+    quads = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
+    assert all(max((iou(q, s.corners) for q in quads), default=0.0) >= MIN_IOU for s in photo.seen)

@@ -7,7 +7,7 @@ import pytest
 
 from vision.cards import CARD_IDS, SETUP_CARDS, setup_letters
 from vision.props import Background, foreign_card, random_back, render_background
-from vision.reader import CardReader, FrameReading
+from vision.reader import CardReader, CardReading, FrameReading, disputed
 from vision.render import WOODCUT, render_card
 from vision.simulator import Conditions, Placement, Scene, pair_up, random_scene, simulate_frame
 
@@ -154,3 +154,19 @@ def test_reading_json_is_contract_two(reader: CardReader, faces) -> None:
     assert set(data) == {"card", "confidence", "corners"} and data["card"] == "blue-C2"
     assert 0.0 <= data["confidence"] <= 1.0 and len(data["corners"]) == 4
     assert FrameReading((card,)).clean
+
+
+_CARD = ((0.0, 0.0), (63.0, 0.0), (63.0, 88.0), (0.0, 88.0))
+_NUDGED = ((3.0, 2.0), (64.0, 3.0), (62.0, 90.0), (1.0, 87.0))  # the same card's outline a little off
+_TOP_HALF = ((0.0, 0.0), (63.0, 0.0), (63.0, 44.0), (0.0, 44.0))  # a half covers 0.5 of it
+
+
+@pytest.mark.parametrize(("rival", "is_disputed"), [
+    (CardReading("blue-D1", 0.8, _NUDGED), True),  # another card in the same place: trust neither
+    (CardReading("blue-D2", 0.8, _NUDGED), False),  # the same card again
+    (CardReading("blue-D1", 0.8, _TOP_HALF), False),  # a card's half is another place (two-card reading)
+    (CardReading(None, 0.3, _NUDGED), False),  # a refusal names nothing
+])
+def test_a_card_two_outlines_of_one_place_name_differently_is_disputed(rival, is_disputed) -> None:
+    """Two hypotheses of one blob naming different cards where one card lies: neither is trusted."""
+    assert disputed(CardReading("blue-D2", 0.6, _CARD), [rival]) is is_disputed
