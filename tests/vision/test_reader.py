@@ -5,11 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.art import card_face
 from vision.cards import CARD_IDS, SETUP_CARDS, setup_letters
+from vision.detect import detect
+from vision.photo import PhotoConditions, Thing, take_photo
 from vision.props import Background, foreign_card, random_back, render_background
 from vision.reader import CardReader, CardReading, FrameReading, disputed
 from vision.render import WOODCUT, render_card
+from vision.sides import iou
 from vision.simulator import Conditions, Placement, Scene, pair_up, random_scene, simulate_frame
+from vision.tables import TableTop
 
 EASY = Conditions(glare=0.0, motion_blur=0.0, blur_sigma=(0.0, 0.6))
 
@@ -170,3 +175,13 @@ _TOP_HALF = ((0.0, 0.0), (63.0, 0.0), (63.0, 44.0), (0.0, 44.0))  # a half cover
 def test_a_card_two_outlines_of_one_place_name_differently_is_disputed(rival, is_disputed) -> None:
     """Two hypotheses of one blob naming different cards where one card lies: neither is trusted."""
     assert disputed(CardReading("blue-D2", 0.6, _CARD), [rival]) is is_disputed
+
+
+def test_a_card_beside_one_a_stronger_cue_found_alone_is_kept() -> None:
+    """Two touching cards on white laminate under a lamp: one is outlined alone, the other only as
+    part of the pair's blob; both are found (the blob is kept for what lies beside the first)."""
+    pair = ["mountain", "any"]
+    photo = take_photo([Thing(card_face("standard", c, 5.0), c, c) for c in pair], np.random.default_rng(136),
+                       PhotoConditions(), top=TableTop.LAMINATE, pair=True)
+    quads = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
+    assert all(max(iou(q, s.corners) for q in quads) >= 0.8 for s in photo.seen)
