@@ -20,6 +20,8 @@ from vision.features import FINE_GRID, at_resolution, fine_vector, mid_vector
 REGION_SIGMAS = 3.0  # a fine cell where two twins differ by this many robust sigmas (of all cells) sets them apart
 REGION_MIN_SHARE = 0.01  # the distinguishing region keeps at least this share of the card's cells (a digit is ~1%)
 REGION_REACH = 2  # fine cells (~2 mm): how far a twin's letters may lie off the family template after alignment
+FAMILY_F = 6.0  # between-twin over within-card variance above which a cell is where the family varies at all:
+                # with 2 photos of each of 5-13 twins, chance alone passes it in well under 1% of cells
 RESOLUTION_STEP = 0.05  # canonical px per px: cards seen within this of one resolution share one look at the twins
 
 
@@ -51,7 +53,8 @@ class Family:
         """A family from its members' aligned images: each twin's layouts and the pairs' regions."""
         cards = np.array(sorted({int(c) for c in owner}))
         photos, fine, mid = _layouts(aligned, owner, cards)
-        regions = Regions.learn(fine, _photo_noise(photos, owner, cards, fine))
+        noise = _photo_noise(photos, owner, cards, fine)
+        regions = Regions.learn(fine, noise, _varying(photos, owner, cards, noise))
         return Family(members, template, asymmetry, cards, owner, tuple(aligned), Layouts(fine, mid, regions))
 
     def seen_at(self, resolution: float) -> Layouts:
@@ -91,13 +94,16 @@ class Regions:
     cards: int  # twins in the family
 
     @staticmethod
-    def learn(fine: np.ndarray, noise: np.ndarray | None) -> Regions:
+    def learn(fine: np.ndarray, noise: np.ndarray | None, varying: np.ndarray | None = None) -> Regions:
         """The distinguishing region of every pair of rows of (cards, fine) unit-norm layouts.
 
         noise: per cell, how much photos of one card vary there (None: not known, one photo each).
+        varying: the cells where the family's twins differ at all, beyond their photos' noise (None:
+        not known); a pair's region keeps to them, so a glare spot that two photos of one twin
+        happen to share does not count as a difference.
         """
         pairs = tuple((i, j) for i in range(len(fine)) for j in range(i + 1, len(fine)))
-        masks = np.stack([_region(fine[i], fine[j], noise) for i, j in pairs]) if pairs \
+        masks = np.stack([_within(_region(fine[i], fine[j], noise), varying) for i, j in pairs]) if pairs \
             else np.zeros((0, fine.shape[1]), bool)
         return Regions.over(fine, masks, pairs)
 
@@ -146,6 +152,29 @@ def _region(a: np.ndarray, b: np.ndarray, noise: np.ndarray | None) -> np.ndarra
     mask = (size > REGION_SIGMAS * sigma) | (size >= np.partition(size, -keep)[-keep])
     grid = mask.reshape(FINE_GRID[1], FINE_GRID[0]).astype(np.uint8)
     return cv2.dilate(grid, np.ones((3, 3), np.uint8)).ravel().astype(bool)  # letters land a cell off
+
+
+def _within(region: np.ndarray, varying: np.ndarray | None) -> np.ndarray:
+    """A pair's region kept to the cells where the family varies, unless too little is left."""
+    if varying is None:
+        return region
+    kept = region & varying
+    return kept if kept.sum() >= REGION_MIN_SHARE * kept.size else region
+
+
+def _varying(photos: np.ndarray, owner: np.ndarray, cards: np.ndarray, noise: np.ndarray | None) -> np.ndarray | None:
+    """Cells (grown a cell) where the twins' own means differ more than photos of one twin do: the
+    letters, digits and badges the family's cards carry, not the art they share."""
+    if noise is None or len(cards) < 3:
+        return None
+    counts = np.array([(owner == c).sum() for c in cards], np.float64)
+    means = np.stack([photos[owner == c].mean(axis=0) for c in cards])
+    grand = (counts[:, None] * means).sum(axis=0) / counts.sum()
+    between = (counts[:, None] * (means - grand) ** 2).sum(axis=0) / (len(cards) - 1)
+    # smoothed as the noise is, or a spot one photo shows outweighs its own noise spread thin
+    between = cv2.blur(between.reshape(FINE_GRID[1], FINE_GRID[0]).astype(np.float32), (3, 3))
+    grid = (between > FAMILY_F * np.maximum(noise.reshape(between.shape), 1e-12)).astype(np.uint8)
+    return cv2.dilate(grid, np.ones((3, 3), np.uint8)).ravel().astype(bool)
 
 
 def _shifted_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
