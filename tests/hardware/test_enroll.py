@@ -218,7 +218,7 @@ def test_a_card_on_a_checked_cloth_is_enrolled_though_the_live_read_misses_it(tm
 
     conditions = replace(ENROLL_CONDITIONS, frames=((640, 480),))
     photo = take_photo([Thing(card_face("woodcut", "setup-01", 3.0), "setup-01", "setup-01")],
-                       np.random.default_rng(5), conditions, top=TableTop.CHECK_RED)
+                       np.random.default_rng(35), conditions, top=TableTop.CHECK_RED)
     assert detect(photo.image).candidates == ()  # the limit this test is about
     owner = OwnerDeck(tmp_path / "deck")
     answer = owner.add("setup-01", photo.image)
