@@ -17,6 +17,7 @@ MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (b
 MIN_MARGIN = 0.10  # best minus runner-up card: below it two cards are too alike to choose
 MIN_FINE_MARGIN = 0.25  # among near-twins: the card must sit a quarter of the way from the named twin toward the next (or nearer); a confused warp sits near 0
 MIN_DETAIL = 0.75  # detail correlation once aligned, for a close call: true cards 0.95+, other games' cards < 0.45
+DETAIL_FLOOR = 0.50  # detail a card with no twin needs whenever it is measured: true cards 0.62+ even under glare, another game's card 0.36-0.46
 CLEAR_MARGIN = 0.30  # a margin this wide (over every other card) needs no detail: glare and blur wipe detail out
 CLEAR_FINE_MARGIN = 0.50  # the same among near-twins: the twin-vs-twin projection already is a detail test
 SURE_SCORE = 0.80  # a hypothesis whose cards all score this high is not worth challenging
@@ -72,6 +73,8 @@ def required_detail(match: Match) -> float:
     """
     if match.fine_margin is None:
         evidence = _ramp(match.margin, MIN_MARGIN, CLEAR_MARGIN)
+        if evidence < 1.0:  # a margin short of clear: the detail is measured, and some must be there
+            return max(MIN_DETAIL * (1.0 - evidence), DETAIL_FLOOR)
     else:
         # Among twins a lead over the other twins excuses poor detail only on a card that looks like
         # the family at all: a piece of another card (half a blue card's panel) may lead its twins.
@@ -119,7 +122,7 @@ class CardReader:
         """The deck's best match for the card inside an ordered quad (detail only for close calls)."""
         return self.deck.match(warp_card(frame, quad), MIN_SCORE, CLEAR_MARGIN, resolution(quad))
 
-    def _read_quad(self, frame: np.ndarray, corners: np.ndarray) -> tuple[CardReading, float]:
+    def _read_quad(self, frame: np.ndarray, corners: np.ndarray) -> tuple[CardReading, Match]:
         quad = order_corners(corners)
         match = self._match(frame, quad)
         accept, confidence = judge(match)
@@ -128,7 +131,7 @@ class CardReader:
         card = match.card if accept else None
         reading = CardReading(card, confidence, tuple((float(x), float(y)) for x, y in quad),
                               setup_letters(card) if card else None)
-        return reading, match.score
+        return reading, match
 
     def read(self, frame: np.ndarray) -> FrameReading:
         """Find and name every card in a BGR frame (picamera2 "RGB888" is BGR in memory)."""
@@ -141,15 +144,17 @@ class CardReader:
 
     def _read_candidate(self, frame: np.ndarray, candidate: Candidate) -> list[CardReading]:
         """The likeliest hypothesis' readings; a card two hypotheses name differently is refused."""
-        tried: list[tuple[tuple[bool, float], list[CardReading]]] = []
+        tried: list[tuple[tuple[bool, float], list[CardReading], list[CardReading]]] = []
         for hypothesis in candidate.hypotheses:
             read = [self._read_quad(frame, q) for q in hypothesis]
             named = all(r.card is not None for r, _ in read)
-            tried.append(((named, float(np.mean([s for _, s in read]))), [r for r, _ in read]))
-            if named and min(s for _, s in read) >= SURE_SCORE:
+            # what each outline looks most like, named or not: a sure-looking card refused on detail still counts
+            seen = [replace(r, card=m.card) for r, m in read if m.score >= MIN_SCORE]
+            tried.append(((named, float(np.mean([m.score for _, m in read]))), [r for r, _ in read], seen))
+            if named and min(m.score for _, m in read) >= SURE_SCORE:
                 break  # hypotheses come likeliest first: a sure reading needs no rival
-        key, best = max(tried, key=lambda t: t[0])
-        rivals = [r for k, reads in tried if k[0] and reads is not best for r in reads]
+        key, best, _ = max(tried, key=lambda t: t[0])
+        rivals = [r for _, reads, seen in tried if reads is not best for r in seen]
         return [_refused(r) if key[0] and disputed(r, rivals) else r for r in best]
 
 

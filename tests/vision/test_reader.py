@@ -7,10 +7,11 @@ import pytest
 
 from vision.art import card_face
 from vision.cards import CARD_IDS, SETUP_CARDS, setup_letters
+from vision.deck import Match
 from vision.detect import detect
 from vision.photo import PhotoConditions, Thing, take_photo
 from vision.props import Background, foreign_card, random_back, render_background
-from vision.reader import CardReader, CardReading, FrameReading, disputed
+from vision.reader import CardReader, CardReading, FrameReading, disputed, judge
 from vision.render import WOODCUT, render_card
 from vision.sides import iou
 from vision.simulator import Conditions, Placement, Scene, pair_up, random_scene, simulate_frame
@@ -185,3 +186,15 @@ def test_a_card_beside_one_a_stronger_cue_found_alone_is_kept() -> None:
                        PhotoConditions(), top=TableTop.LAMINATE, pair=True)
     quads = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
     assert all(max(iou(q, s.corners) for q in quads) >= 0.8 for s in photo.seen)
+
+
+@pytest.mark.parametrize(("detail", "named"), [
+    (0.36, False),  # a 3 of spades matched "mountain" (live-table simulator, seed 20261124)
+    (0.46, False),  # a king of clubs, likewise
+    (0.62, True),  # the least detail of a true card read with such a margin on the tuning sets (glare)
+    (None, False),  # a margin short of clear must be backed by detail, so it is measured
+])
+def test_a_card_without_twins_matched_short_of_a_clear_margin_needs_some_detail(detail, named) -> None:
+    """Another game's card can look like a plain terrain card by a fair margin; its detail tells."""
+    match = Match("mountain", score=0.595, margin=0.20, fine_margin=None, turned=False, detail=detail)
+    assert judge(match)[0] is named
