@@ -403,6 +403,11 @@ def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
     return cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb), scale
 
 
+def to_frame(quad: np.ndarray, per_px: float | np.ndarray) -> np.ndarray:
+    """Work-copy px corners to frame px (per_px: frame px per work px, one or per axis; pixel centres kept)."""
+    return (quad + 0.5) * per_px - 0.5
+
+
 def detect(frame: np.ndarray) -> Detection:
     """Find card candidates in a BGR frame; corners come back in full-frame pixels."""
     h, w = frame.shape[:2]
@@ -433,7 +438,7 @@ def detect(frame: np.ndarray) -> Detection:
     if period:  # on checks a card's outline is often lost in the net but its art's panel is not
         kept = [_to_rim(c, grad, colour_u8) for c in kept]
     clutter = _uncovered(strays, kept, colour_u8.shape[:2])
-    sx, sy = w / colour_u8.shape[1], h / colour_u8.shape[0]
-    full = tuple(Candidate(tuple(tuple((q + 0.5) * (sx, sy) - 0.5 for q in hyp) for hyp in c.hypotheses), c.support)
+    per_px = np.array([w / colour_u8.shape[1], h / colour_u8.shape[0]])
+    full = tuple(Candidate(tuple(tuple(to_frame(q, per_px) for q in hyp) for hyp in c.hypotheses), c.support)
                  for c in kept)
     return Detection(full, clutter)

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision import detect as D
-from vision.sides import along_support, iou, short_side, snap
+from vision.sides import along_support, iou, short_side, side_lengths, snap
 
 SNAP_SHARE = 0.06  # each end of a side may move this share of the card's short side when snapped
 MIN_ALONG = 0.75  # share of the outline that must be an edge along it for a photo to be enrolled
@@ -105,7 +105,7 @@ def _square_on(quad: np.ndarray) -> bool:
     if not SQUARE_ON_ASPECT[0] <= D._aspect(quad) <= SQUARE_ON_ASPECT[1]:
         return False
     sides = np.roll(quad, -1, axis=0) - quad
-    lengths = np.linalg.norm(sides, axis=1)
+    lengths = side_lengths(quad)
     for i in (0, 1):
         a, b = sides[i], -sides[i + 2]
         if min(lengths[i], lengths[i + 2]) < SQUARE_ON_SIDES * max(lengths[i], lengths[i + 2]):
@@ -150,7 +150,7 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
         return LoneCard(None, along, f"the best card outline is only {along:.0%} edge (needs {MIN_ALONG:.0%}):"
                         " the card's rim does not stand out from the table")
     others = _others(scored, best)
-    return LoneCard(_to_frame(best, scale), along, others=tuple(_to_frame(q, scale) for q in others))
+    return LoneCard(D.to_frame(best, 1 / scale), along, others=tuple(D.to_frame(q, 1 / scale) for q in others))
 
 
 def _others(scored: list[tuple[float, float, np.ndarray]], best: np.ndarray) -> list[np.ndarray]:
@@ -161,7 +161,3 @@ def _others(scored: list[tuple[float, float, np.ndarray]], best: np.ndarray) -> 
     ranked = sorted(rest, key=lambda s: (not s[0], -s[2] if s[0] else -s[1]))
     return [q for *_, q in ranked[:MAX_OTHERS]]
 
-
-def _to_frame(quad: np.ndarray, scale: float) -> np.ndarray:
-    """Work-copy px corners to frame px."""
-    return (quad + 0.5) / scale - 0.5

@@ -144,18 +144,16 @@ class CardReader:
 
     def _read_candidate(self, frame: np.ndarray, candidate: Candidate) -> list[CardReading]:
         """The likeliest hypothesis' readings; a card two hypotheses name differently is refused."""
-        tried: list[tuple[tuple[bool, float], list[CardReading], list[CardReading]]] = []
+        tried: list[tuple[tuple[bool, float], list[tuple[CardReading, Match]]]] = []
         for hypothesis in candidate.hypotheses:
             read = [self._read_quad(frame, q) for q in hypothesis]
-            named = all(r.card is not None for r, _ in read)
-            # what each outline looks most like, named or not: a sure-looking card refused on detail still counts
-            seen = [replace(r, card=m.card) for r, m in read if m.score >= MIN_SCORE]
-            tried.append(((named, float(np.mean([m.score for _, m in read]))), [r for r, _ in read], seen))
-            if named and min(m.score for _, m in read) >= SURE_SCORE:
+            tried.append(((all(r.card is not None for r, _ in read), float(np.mean([m.score for _, m in read]))), read))
+            if tried[-1][0][0] and min(m.score for _, m in read) >= SURE_SCORE:
                 break  # hypotheses come likeliest first: a sure reading needs no rival
-        key, best, _ = max(tried, key=lambda t: t[0])
-        rivals = [r for _, reads, seen in tried if reads is not best for r in seen]
-        return [_refused(r) if key[0] and disputed(r, rivals) else r for r in best]
+        (named, _), best = max(tried, key=lambda t: t[0])
+        # what each other outline looks most like, named or not: a sure-looking card refused on detail still counts
+        rivals = [replace(r, card=m.card) for _, read in tried if read is not best for r, m in read if m.score >= MIN_SCORE]
+        return [_refused(r) if named and disputed(r, rivals) else r for r, _ in best]
 
 
 def disputed(reading: CardReading, rivals: list[CardReading]) -> bool:

@@ -150,8 +150,7 @@ def _region(a: np.ndarray, b: np.ndarray, noise: np.ndarray | None) -> np.ndarra
     sigma = 1.4826 * float(np.median(size)) + 1e-9  # robust: most cells are art the twins share
     keep = max(1, int(REGION_MIN_SHARE * size.size))
     mask = (size > REGION_SIGMAS * sigma) | (size >= np.partition(size, -keep)[-keep])
-    grid = mask.reshape(FINE_GRID[1], FINE_GRID[0]).astype(np.uint8)
-    return cv2.dilate(grid, np.ones((3, 3), np.uint8)).ravel().astype(bool)  # letters land a cell off
+    return _grown(mask)  # letters land a cell off
 
 
 def _within(region: np.ndarray, varying: np.ndarray | None) -> np.ndarray:
@@ -168,13 +167,22 @@ def _varying(photos: np.ndarray, owner: np.ndarray, cards: np.ndarray, noise: np
     if noise is None or len(cards) < 3:
         return None
     counts = np.array([(owner == c).sum() for c in cards], np.float64)
-    means = np.stack([photos[owner == c].mean(axis=0) for c in cards])
+    means = _card_means(photos, owner, cards)
     grand = (counts[:, None] * means).sum(axis=0) / counts.sum()
     between = (counts[:, None] * (means - grand) ** 2).sum(axis=0) / (len(cards) - 1)
     # smoothed as the noise is, or a spot one photo shows outweighs its own noise spread thin
-    between = cv2.blur(between.reshape(FINE_GRID[1], FINE_GRID[0]).astype(np.float32), (3, 3))
-    grid = (between > FAMILY_F * np.maximum(noise.reshape(between.shape), 1e-12)).astype(np.uint8)
+    return _grown(_smoothed(between) > FAMILY_F * np.maximum(noise, 1e-12))
+
+
+def _grown(cells: np.ndarray) -> np.ndarray:
+    """A boolean mask of fine cells grown by one cell all round."""
+    grid = cells.reshape(FINE_GRID[1], FINE_GRID[0]).astype(np.uint8)
     return cv2.dilate(grid, np.ones((3, 3), np.uint8)).ravel().astype(bool)
+
+
+def _smoothed(cells: np.ndarray) -> np.ndarray:
+    """Values per fine cell averaged over 3x3 cells."""
+    return cv2.blur(cells.reshape(FINE_GRID[1], FINE_GRID[0]).astype(np.float32), (3, 3)).ravel()
 
 
 def _shifted_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -205,9 +213,7 @@ def _photo_noise(photos: np.ndarray, owner: np.ndarray, cards: np.ndarray, fine:
     spare = len(owner) - len(cards)  # degrees of freedom: photos beyond each card's first
     if spare <= 0:
         return None
-    variance = (residual**2).sum(axis=0) / spare
-    grid = variance.reshape(FINE_GRID[1], FINE_GRID[0]).astype(np.float32)
-    return cv2.blur(grid, (3, 3)).ravel()
+    return _smoothed((residual**2).sum(axis=0) / spare)
 
 
 def _layouts(images: Sequence[np.ndarray], owner: np.ndarray,
@@ -219,8 +225,13 @@ def _layouts(images: Sequence[np.ndarray], owner: np.ndarray,
 
 def _per_card(vectors: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """Each card's mean of its photos' vectors, back to unit norm: (cards, length)."""
-    mean = np.stack([vectors[owner == c].mean(axis=0) for c in cards])
+    mean = _card_means(vectors, owner, cards)
     return mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-6)
+
+
+def _card_means(vectors: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """Each card's plain mean of its photos' vectors: (cards, length)."""
+    return np.stack([vectors[owner == c].mean(axis=0) for c in cards])
 
 
 
