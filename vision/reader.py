@@ -17,7 +17,8 @@ MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (b
 MIN_MARGIN = 0.10  # best minus runner-up card: below it two cards are too alike to choose
 MIN_FINE_MARGIN = 0.25  # among near-twins: the card must sit a quarter of the way from the named twin toward the next (or nearer); a confused warp sits near 0
 MIN_DETAIL = 0.75  # detail correlation once aligned, for a close call: true cards 0.95+, other games' cards < 0.45
-DETAIL_FLOOR = 0.50  # detail a card with no twin needs whenever it is measured: true cards 0.62+ even under glare, another game's card 0.36-0.46
+DETAIL_FLOOR = 0.50  # detail any card needs whenever it is measured: true cards 0.62+ even under glare (twins 0.66+,
+                     # bar one read on a warp a quarter off), another game's card 0.36-0.46, a water card named blue 0.46-0.49
 CLEAR_MARGIN = 0.30  # a margin this wide (over every other card) needs no detail: glare and blur wipe detail out
 CLEAR_FINE_MARGIN = 0.50  # the same among near-twins: the twin-vs-twin projection already is a detail test
 SURE_SCORE = 0.80  # a hypothesis whose cards all score this high is not worth challenging
@@ -69,18 +70,19 @@ def required_detail(match: Match) -> float:
     """The detail correlation a match needs: MIN_DETAIL for a close call, less as the margin clears.
 
     A glare spot, blur or a painted texture lowers detail on a true card; a wide margin over every
-    other card (or, among twins, over every twin) is evidence enough that detail need not add.
+    other card (or, among twins, over every twin) is evidence enough that detail need not add more
+    than DETAIL_FLOOR, below which the card is not the one named (or not even of the deck).
     """
     if match.fine_margin is None:
         evidence = _ramp(match.margin, MIN_MARGIN, CLEAR_MARGIN)
-        if evidence < 1.0:  # a margin short of clear: the detail is measured, and some must be there
-            return max(MIN_DETAIL * (1.0 - evidence), DETAIL_FLOOR)
+        if evidence >= 1.0:
+            return 0.0  # a clear margin: detail is not even measured
     else:
         # Among twins a lead over the other twins excuses poor detail only on a card that looks like
         # the family at all: a piece of another card (half a blue card's panel) may lead its twins.
         evidence = min(_ramp(match.fine_margin, MIN_FINE_MARGIN, CLEAR_FINE_MARGIN),
                        _ramp(match.score, MIN_SCORE, SURE_SCORE))
-    return MIN_DETAIL * (1.0 - evidence)
+    return max(MIN_DETAIL * (1.0 - evidence), DETAIL_FLOOR)
 
 
 def judge(match: Match) -> tuple[bool, float]:

@@ -198,3 +198,17 @@ def test_a_card_without_twins_matched_short_of_a_clear_margin_needs_some_detail(
     """Another game's card can look like a plain terrain card by a fair margin; its detail tells."""
     match = Match("mountain", score=0.595, margin=0.20, fine_margin=None, turned=False, detail=detail)
     assert judge(match)[0] is named
+
+
+@pytest.mark.parametrize(("match", "named"), [
+    # a water card under a lamp on wood, matched to the blue family (standard, tuning seed 103)
+    (Match("blue-C1", score=0.64, margin=0.24, fine_margin=0.46, turned=False, detail=0.49), False),
+    # set-up card 6 read as its twin 7 on a warp that missed its letters (woodcut, tuning seed 103)
+    (Match("setup-07", score=0.95, margin=0.74, fine_margin=0.61, turned=False, detail=0.19), False),
+    (Match("setup-07", score=0.95, margin=0.74, fine_margin=0.61, turned=False, detail=0.66), True),
+    (Match("blue-C1", score=0.60, margin=0.24, fine_margin=0.46, turned=False, detail=0.66), True),
+])
+def test_a_twin_named_needs_detail_however_far_it_leads_its_twins(match, named) -> None:
+    """A lead over the other twins does not excuse a card whose detail is not the named twin's at all
+    (true twins show 0.66 and more on the tuning sets)."""
+    assert judge(match)[0] is named
