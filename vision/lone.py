@@ -7,7 +7,10 @@ can afford to try every way a blob may hide a card and keep the single best outl
     check edge left attached to the card as a spur;
   - the holes of each edge map (what an outline encloses, seen from inside): on a checked cloth
     the checks' edges join the card's outline into one net that encloses the whole frame, but
-    the card's face is still a hole of its own in that net.
+    the card's face is still a hole of its own in that net;
+  - when those give no card, every one-card outline the live read proposes: on a check's white
+    squares a light card's rim joins the cloth, and the live read's cloth cue moves the panel's
+    outline out onto the rim.
 Each card-shaped quad is then snapped side by side onto the straight edge nearest it and scored
 by how much of its outline is a real edge running along it (the gradient there is strong and at
 right angles to the side): a check edge or a grain line crossing a false side does not count.
@@ -39,6 +42,8 @@ SAME_QUAD = 0.92  # intersection over union above which two candidate quads are 
 SQUARE_ON_ASPECT = (1.22, 1.60)  # long/short side of a card photographed within ~25 degrees of straight on (1.40)
 SQUARE_ON_SIDES = 0.85  # shorter/longer of two opposite sides, same view: a plank's or a check's quad is skewed
 SQUARE_ON_ANGLE = 10.0  # degrees: opposite sides of such a card are this close to parallel
+LIVE_ASPECT = 0.08  # a live-read outline counts only within this share of a card's aspect: the live read
+                   # also proposes a card cut short at a seam or its panel, which a tilt alone does not explain
 MAX_OTHERS = 4  # next-best outlines offered beside the best: each costs enrollment a warp and a look
 
 
@@ -93,6 +98,12 @@ def _quads(blobs: list[np.ndarray], frame_area: float) -> list[np.ndarray]:
     return found
 
 
+def _live_quads(frame: np.ndarray, scale: float) -> list[np.ndarray]:
+    """Every one-card outline of the live read's hypotheses with a card's proportions, in work-copy px."""
+    quads = [q * scale for c in D.detect(frame).candidates for hyp in c.hypotheses if len(hyp) == 1 for q in hyp]
+    return [q for q in quads if abs(D._aspect(q) / CARD_ASPECT - 1.0) <= LIVE_ASPECT]
+
+
 def _centred(inner: np.ndarray, outer: np.ndarray) -> bool:
     """Whether an outline sits in the middle of another, as a card's art panel does in the card."""
     size = np.sqrt(abs(cv2.contourArea(outer.astype(np.float32))))
@@ -123,12 +134,36 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
     dx, dy = D.colour_gradient(colour_u8)
     grad = (dx.astype(np.float32), dy.astype(np.float32))
     low = (LONE_HEIGHT[0] * colour_u8.shape[0]) ** 2 / CARD_ASPECT * HULL_SHARE  # smallest lone card's blob, work px
-    quads = [q for q in _quads(_blobs(colour_u8, dx, dy, low), frame_area)
-             if abs(cv2.contourArea(q.astype(np.float32))) >= low / HULL_SHARE]
+    quads = _quads(_blobs(colour_u8, dx, dy, low), frame_area)
+    scored = _scored(grad, [q for q in quads if _big(q, low)])
+    if not scored or _best(scored)[0] < MIN_ALONG:
+        # the live read's outlines only when the search found no card: on checks its outline moved
+        # out onto the rim may overshoot where the search's own is exact
+        live = [q for q in _live_quads(frame, scale) if _big(q, low)]
+        quads, scored = quads + live, _scored(grad, live, scored)
     if not quads:
         return LoneCard(None, 0.0, "nothing card-shaped stands out from the table"
                         f" (a card must fill at least {LONE_HEIGHT[0]:.0%} of the photo's height)")
-    scored: list[tuple[float, float, np.ndarray]] = []
+    if not scored:
+        return LoneCard(None, 0.0, "no outline has a card's shape seen from above (hold the camera over the card)")
+    along, _, best = _best(scored)
+    if along < MIN_ALONG:
+        return LoneCard(None, along, f"the best card outline is only {along:.0%} edge (needs {MIN_ALONG:.0%}):"
+                        " the card's rim does not stand out from the table")
+    others = _others(scored, best)
+    return LoneCard(D.to_frame(best, 1 / scale), along, others=tuple(D.to_frame(q, 1 / scale) for q in others))
+
+
+def _big(quad: np.ndarray, low: float) -> bool:
+    """Whether a quad is as big as the smallest lone card's outline (low: its blob, work px)."""
+    return abs(cv2.contourArea(quad.astype(np.float32))) >= low / HULL_SHARE
+
+
+def _scored(grad: tuple[np.ndarray, np.ndarray], quads: list[np.ndarray],
+            known: list[tuple[float, float, np.ndarray]] | None = None) -> list[tuple[float, float, np.ndarray]]:
+    """Known scored quads and each new distinct square-on quad, snapped onto its edges: (edge support
+    along it, area, quad)."""
+    scored = list(known or [])
     for quad in quads:
         snapped = snap(grad, quad, SNAP_SHARE * short_side(quad))
         if not _square_on(snapped):
@@ -137,20 +172,18 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
             continue  # an enrollment photo is taken from above: a skewed quad is not its card
         if not any(iou(snapped, other) > SAME_QUAD for _, _, other in scored):
             scored.append((along_support(grad, snapped), abs(cv2.contourArea(snapped.astype(np.float32))), snapped))
-    if not scored:
-        return LoneCard(None, 0.0, "no outline has a card's shape seen from above (hold the camera over the card)")
-    # A card's art may hold card-shaped panels of its own: of the outlines well enough edged, the
-    # card is the one around the others.
+    return scored
+
+
+def _best(scored: list[tuple[float, float, np.ndarray]]) -> tuple[float, float, np.ndarray]:
+    """The best edged outline; of those well enough edged, the one around the others (a card's art
+    may hold card-shaped panels of its own)."""
     along, area, best = max(scored, key=lambda s: (round(s[0], 2), s[1]))
     for other_along, other_area, other in sorted(scored, key=lambda s: s[1]):
         if other_along >= MIN_ALONG and other_area > area and D._overlap(best, other) > INSIDE \
                 and _centred(best, other):
             along, area, best = other_along, other_area, other
-    if along < MIN_ALONG:
-        return LoneCard(None, along, f"the best card outline is only {along:.0%} edge (needs {MIN_ALONG:.0%}):"
-                        " the card's rim does not stand out from the table")
-    others = _others(scored, best)
-    return LoneCard(D.to_frame(best, 1 / scale), along, others=tuple(D.to_frame(q, 1 / scale) for q in others))
+    return along, area, best
 
 
 def _others(scored: list[tuple[float, float, np.ndarray]], best: np.ndarray) -> list[np.ndarray]:

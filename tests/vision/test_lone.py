@@ -41,6 +41,8 @@ def _photo(style: str, card: str, top: TableTop, seed: int):
     ("flat", "red-yeti", TableTop.WOOD_LIGHT, 8),
     ("painted", "water", TableTop.WOOD_MID, 9),
     ("painted", "blue-E2", TableTop.WOOD_MID, 21),  # a plank's outline around the card is not the card's
+    ("standard", "setup-07", TableTop.CHECK_RED, 32),  # white rim on white checks: the live read's rim outline
+    ("standard", "setup-12", TableTop.CHECK_RED, 40),
 ])
 def test_enrollment_finds_the_one_true_card(style, card, top, seed) -> None:
     """A clear photo of one card alone gives that card's outline (IoU with the true corners)."""
