@@ -76,9 +76,9 @@ class Deck:
         self._chroma_sq = (self._chroma**2).sum(axis=1)
         self._fine = np.stack([d.fine for d in descs])
         self._mid = np.stack([mid_vector(image) for image in self.images])
-        self._family_of: list[Family | None] = [None] * len(self.labels)
+        self._descs = descs
+        self._family_of: list[Family | None] | None = None  # learnt on first match: enrollment needs none
         self._turned_in_family = np.zeros(len(self.labels), bool)
-        self._build_families(descs)
         have = set(self.labels)
         self.missing = tuple(c for c in CARD_IDS if c not in have)  # cards this deck cannot name
         self._incomplete = frozenset(c for c in have if any(k not in have for k in kind_of(c)))
@@ -108,8 +108,16 @@ class Deck:
         """Coarse similarity of d to every reference, shape (references,)."""
         return _coarse_similarity(self._coarse, self._chroma, self._chroma_sq, d)
 
-    def _build_families(self, descs: Sequence[Descriptor]) -> None:
-        """Group references of different cards that look alike (transitively) into families."""
+    def family(self, ref: int) -> Family | None:
+        """The family of near-twins a reference belongs to (None: it has no twin)."""
+        if self._family_of is None:
+            self._family_of = self._build_families(self._descs)
+        return self._family_of[ref]
+
+    def _build_families(self, descs: Sequence[Descriptor]) -> list[Family | None]:
+        """Group references of different cards that look alike (transitively) into families: each
+        reference's family (None: no twin)."""
+        family_of: list[Family | None] = [None] * len(descs)
         n = len(descs)
         parent = list(range(n))
 
@@ -136,8 +144,9 @@ class Deck:
             template = np.mean([align_image(im) for im in images], axis=0).astype(np.float32)
             family = Family.learn(np.array(members), template, asymmetry, self._ref_card[members], images)
             for j, f in zip(members, flips, strict=True):
-                self._family_of[j] = family
+                family_of[j] = family
                 self._turned_in_family[j] = f
+        return family_of
 
     def upright(self, card: str, image: np.ndarray) -> np.ndarray:
         """Turn a canonical image of card 180° if that matches the deck's references of it better."""
@@ -166,7 +175,7 @@ class Deck:
         best_score = float(both[turn, best])
         card_best = np.full(len(self._card_index), -np.inf)
         np.maximum.at(card_best, self._ref_card, both.max(axis=0))
-        family = self._family_of[best]
+        family = self.family(best)
         card, fine_margin, detail = int(self._ref_card[best]), None, None
         card_best[self._ref_card[family.members] if family is not None else card] = -np.inf  # its rivals are outside
         margin = best_score - (float(card_best.max()) if np.isfinite(card_best).any() else -1.0)

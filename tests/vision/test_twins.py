@@ -75,7 +75,7 @@ def test_twins_are_named_right_or_refused(request, style: str, fixture: str, car
 
 def test_the_region_is_where_the_twins_differ(painted_blues: Deck) -> None:
     """Learnt from the photos alone, D1 and D2's region lies in the card's top band (badge, digit)."""
-    family = next(f for f in painted_blues._family_of if f is not None)
+    family = next(f for i in range(len(painted_blues)) if (f := painted_blues.family(i)) is not None)
     rows = [painted_blues.cards.index(c) for c in ("blue-D1", "blue-D2")]
     i, j = (int(np.flatnonzero(family.cards == r)[0]) for r in rows)
     mask = family.sharp.regions.mask[family.sharp.regions.pairs.index((min(i, j), max(i, j)))].reshape(FINE_GRID[1], FINE_GRID[0])
@@ -124,7 +124,7 @@ def test_twins_are_told_apart_when_a_reference_outline_was_a_little_off() -> Non
 def test_twins_seen_small_look_like_a_small_photo_of_them(painted_blues: Deck) -> None:
     """A twin's photo seen at 40% resolution fits the family's looks at that resolution better than
     its sharp layouts, for every twin: small cards are compared with their twins as blurred as they."""
-    family = next(f for f in painted_blues._family_of if f is not None)
+    family = next(f for i in range(len(painted_blues)) if (f := painted_blues.family(i)) is not None)
     small = family.seen_at(0.4)
     for image, owner in zip(family.aligned, family.owner, strict=True):
         row = int(np.flatnonzero(family.cards == owner)[0])
