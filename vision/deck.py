@@ -108,11 +108,15 @@ class Deck:
         """Coarse similarity of d to every reference, shape (references,)."""
         return _coarse_similarity(self._coarse, self._chroma, self._chroma_sq, d)
 
-    def family(self, ref: int) -> Family | None:
-        """The family of near-twins a reference belongs to (None: it has no twin)."""
+    def families(self) -> list[Family | None]:
+        """Each reference's family of near-twins (None: no twin), learnt on the first call."""
         if self._family_of is None:
             self._family_of = self._build_families(self._descs)
-        return self._family_of[ref]
+        return self._family_of
+
+    def family(self, ref: int) -> Family | None:
+        """The family of near-twins a reference belongs to (None: it has no twin)."""
+        return self.families()[ref]
 
     def _build_families(self, descs: Sequence[Descriptor]) -> list[Family | None]:
         """Group references of different cards that look alike (transitively) into families: each

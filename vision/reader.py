@@ -108,6 +108,7 @@ class CardReader:
 
     def __init__(self, deck: Deck | None = None) -> None:
         self.deck = deck if deck is not None else builtin_deck()
+        self.deck.families()  # learnt now, not on the first card the Mayor lays
 
     def read_quad(self, frame: np.ndarray, corners: np.ndarray) -> CardReading:
         """Name the card whose outline has these 4 corners (any order) in a BGR frame."""
