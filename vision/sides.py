@@ -53,9 +53,15 @@ def intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray,
     return p + s * u
 
 
+def following(quad: np.ndarray) -> np.ndarray:
+    """Each corner's next corner: np.roll(quad, -1, axis=0) without its overhead (this runs per quad, often)."""
+    return np.concatenate((quad[1:], quad[:1]))
+
+
 def side_lengths(quad: np.ndarray) -> np.ndarray:
     """Lengths of a quad's four sides, each from a corner to the next."""
-    return np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    d = quad - following(quad)
+    return np.sqrt(np.add.reduce(d * d, axis=1))  # np.linalg.norm(d, axis=1), as numpy computes it
 
 
 def short_side(quad: np.ndarray) -> float:
@@ -85,7 +91,7 @@ def edge_support(colour_u8: np.ndarray, quad: np.ndarray) -> float:
     """Share of a quad's outline where the colour just inside differs from just outside (0..1)."""
     h, w = colour_u8.shape[:2]
     offset = max(1.5, STEP_OFFSET * short_side(quad))
-    a, b = quad, np.roll(quad, -1, axis=0)
+    a, b = quad, following(quad)
     normal = normals_out(quad)[:, None, :]
     pts = a[:, None, :] + _SUPPORT_T[None, :, None] * (b - a)[:, None, :]  # (side, sample, xy)
     pin, pout = (pts - offset * normal).reshape(-1, 2), (pts + offset * normal).reshape(-1, 2)
@@ -98,7 +104,7 @@ def edge_support(colour_u8: np.ndarray, quad: np.ndarray) -> float:
 
 def normals_out(quad: np.ndarray) -> np.ndarray:
     """Unit normals (4x2) of a quad's sides, each from a corner to the next, pointing away from its centre."""
-    a, b = quad, np.roll(quad, -1, axis=0)
+    a, b = quad, following(quad)
     d = b - a
     n = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-6)[:, None]
     outward = (n * ((a + b) / 2 - quad.mean(axis=0))).sum(axis=1) >= 0
@@ -132,7 +138,7 @@ def along_shares(grad: Gradient, a: np.ndarray, b: np.ndarray, n: np.ndarray, pe
 
 def along_support(grad: Gradient, quad: np.ndarray) -> float:
     """Share of a quad's outline that is an edge running along it (0..1)."""
-    return float(np.mean(along_shares(grad, quad, np.roll(quad, -1, axis=0), normals_out(quad))))
+    return float(np.mean(along_shares(grad, quad, following(quad), normals_out(quad))))
 
 
 def _meet(lines: list[tuple[np.ndarray, np.ndarray]], quad: np.ndarray, reach: float) -> np.ndarray:
@@ -150,7 +156,7 @@ def snap(grad: Gradient, quad: np.ndarray, reach: float, steps: int = SNAP_STEPS
     an edge along it; the quad unchanged when the sides no longer meet."""
     moves = np.linspace(-reach, reach, steps)
     sa, sb = (g.ravel() for g in np.meshgrid(moves, moves, indexing="ij"))
-    a, b, n = quad, np.roll(quad, -1, axis=0), normals_out(quad)
+    a, b, n = quad, following(quad), normals_out(quad)
     # every side's every pair of end moves in one batch: (side, move pair, xy)
     ends_a = a[:, None, :] + sa[None, :, None] * n[:, None, :]
     ends_b = b[:, None, :] + sb[None, :, None] * n[:, None, :]
@@ -170,7 +176,7 @@ def to_rim(grad: Gradient, quad: np.ndarray, reach: float, share: float, steps: 
     round all four sides about as wide, so the quad is left as it is unless every side finds one
     and the widest is at most RIM_EVEN times the narrowest."""
     moves = np.linspace(0.0, reach, steps)
-    a, b, n = quad, np.roll(quad, -1, axis=0), normals_out(quad)
+    a, b, n = quad, following(quad), normals_out(quad)
     shifted = [(end[:, None, :] + moves[None, :, None] * n[:, None, :]).reshape(-1, 2) for end in (a, b)]
     edged = along_shares(grad, *shifted, np.repeat(n, steps, axis=0), peak=1).reshape(4, steps) >= share
     lines, widths = [], []
