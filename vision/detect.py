@@ -28,7 +28,7 @@ import numpy as np
 
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam
 from vision.lattice import blob_rectangle, cloth_mask, cloth_period, rim, snap_to_checks
-from vision.sides import CHROMA_GAIN, colour_units, edge_support
+from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
@@ -102,11 +102,11 @@ def table_mask(colour_u8: np.ndarray) -> np.ndarray:
     Runs at half the work size: it only has to tell regions apart, edge support then ranks them.
     """
     half = cv2.resize(colour_u8, (colour_u8.shape[1] // 2, colour_u8.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    smooth = colour_units(cv2.medianBlur(half, TABLE_MEDIAN_PX))
+    smooth = cv2.medianBlur(half, TABLE_MEDIAN_PX)
     h, w = smooth.shape[:2]
     bh, bw = max(2, round(h * TABLE_BAND)), max(2, round(w * TABLE_BAND))
-    band = np.concatenate([smooth[:bh].reshape(-1, 3), smooth[-bh:].reshape(-1, 3),
-                           smooth[:, :bw].reshape(-1, 3), smooth[:, -bw:].reshape(-1, 3)])
+    band = colour_units(np.concatenate([smooth[:bh].reshape(-1, 3), smooth[-bh:].reshape(-1, 3),
+                                        smooth[:, :bw].reshape(-1, 3), smooth[:, -bw:].reshape(-1, 3)]))
     band = band[:: max(1, len(band) // TABLE_SAMPLES)]
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
     # OpenCV seeds k-means++ from its global generator: reset it, so the same frame always gives
@@ -116,13 +116,14 @@ def table_mask(colour_u8: np.ndarray) -> np.ndarray:
     labels = labels.ravel()
     # Each colour's spread: the 90th percentile of its pixels' distance (a card in the band is an outlier)
     own = ((band - centres[labels]) ** 2).sum(axis=1)
-    planes = [np.ascontiguousarray(smooth[..., i]) for i in range(3)]
     table = np.zeros((h, w), bool)
     for k, centre in enumerate(centres):
         mine = own[labels == k]
         spread2 = max(TABLE_SPREAD_MIN**2, float(np.partition(mine, int(0.9 * (len(mine) - 1)))[int(0.9 * (len(mine) - 1))])) \
             if len(mine) else TABLE_SPREAD_MIN**2
-        d2 = (planes[0] - centre[0]) ** 2 + (planes[1] - centre[1]) ** 2 + (planes[2] - centre[2]) ** 2
+        # Each channel's squared distance from the centre depends on the pixel's level alone: looked up.
+        square = cv2.LUT(smooth, (UNIT_LEVELS - centre) ** 2)
+        d2 = square[..., 0] + square[..., 1] + square[..., 2]
         table |= d2 <= TABLE_DISTANCE**2 * spread2
     mask = cv2.resize((~table).astype(np.uint8) * 255, (colour_u8.shape[1], colour_u8.shape[0]),
                       interpolation=cv2.INTER_LINEAR)

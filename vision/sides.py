@@ -29,15 +29,15 @@ Gradient = tuple[np.ndarray, np.ndarray]  # float32 dx, dy of detect.colour_grad
 
 
 _LEVELS = np.arange(256, dtype=np.float32)
-# Every uint8 level's colour units per channel: a table look-up is exact and ten times quicker
-# than scaling two of three interleaved channels in numpy.
-_UNITS = np.dstack([_LEVELS, (_LEVELS - 128.0) * CHROMA_GAIN, (_LEVELS - 128.0) * CHROMA_GAIN])
+# Every uint8 level's colour units per channel, (1, 256, 3) float32: a table look-up (cv2.LUT) is
+# exact and ten times quicker than scaling two of three interleaved channels in numpy.
+UNIT_LEVELS = np.dstack([_LEVELS, (_LEVELS - 128.0) * CHROMA_GAIN, (_LEVELS - 128.0) * CHROMA_GAIN])
 
 
 def colour_units(colour_u8: np.ndarray) -> np.ndarray:
     """Float32 YCrCb samples (..., 3) with the opponent channels scaled to lightness' range."""
     if colour_u8.dtype == np.uint8:
-        return cv2.LUT(np.ascontiguousarray(colour_u8).reshape(-1, 1, 3), _UNITS).reshape(colour_u8.shape)
+        return cv2.LUT(np.ascontiguousarray(colour_u8).reshape(-1, 1, 3), UNIT_LEVELS).reshape(colour_u8.shape)
     lab = colour_u8.astype(np.float32)
     lab[..., 1:] = (lab[..., 1:] - 128.0) * CHROMA_GAIN
     return lab
