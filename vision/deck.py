@@ -85,7 +85,7 @@ class Deck:
 
     def doubts(self, card: str, image: np.ndarray) -> bool:
         """True when a new photo of card looks unlike its card and its kind here: a wrong outline."""
-        d = describe(canonical(image))
+        d = describe(canonical(image), fine=False)
         row = np.maximum(self._scores(d), self._scores(d.turned()))
         n = len(self.labels)
         similarity = np.ones((n + 1, n + 1))
@@ -154,7 +154,7 @@ class Deck:
 
     def upright(self, card: str, image: np.ndarray) -> np.ndarray:
         """Turn a canonical image of card 180° if that matches the deck's references of it better."""
-        d = describe(canonical(image))
+        d = describe(canonical(image), fine=False)
         mine = self._ref_card == self._card_index.get(card, -1)
         if not mine.any():
             return image
@@ -173,7 +173,7 @@ class Deck:
         score is below fine_above, as such a card is refused anyway. A card with no twin has its
         detail measured (an alignment, the costly part) only when its margin is below detail_below.
         """
-        d = describe(image)
+        d = describe(image, fine=False)
         both = np.stack([self._scores(d), self._scores(d.turned())])
         turn, best = np.unravel_index(int(np.argmax(both)), both.shape)
         best_score = float(both[turn, best])

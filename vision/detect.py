@@ -26,18 +26,12 @@ from functools import partial
 import cv2
 import numpy as np
 
+from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam
 from vision.lattice import blob_rectangle, cloth_mask, cloth_period, rim, snap_to_checks
-from vision.sides import CHROMA_GAIN, colour_units, edge_support, intersect, side_lengths
+from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
-MIN_CARD_SHARE = 0.005  # smallest card area as a share of the frame (15% of the height, tilted, 16:9)
-MAX_CARD_SHARE = 0.20  # largest single card as a share of the frame (45% of a 4:3 frame's height is 0.11)
-MIN_SOLIDITY = 0.90  # blob area / hull area of a card (rounded corners, noisy outline)
-QUAD_FIT = 0.90  # hull area / fitted-quad area below which the blob is not four-sided
-ONE_CARD_ASPECT = (1.12, 1.80)  # long/short side of one card (1.40) or two along long edges (1.43), tilted
-TWO_CARD_ASPECT = (2.2, 3.4)  # two cards end to end (2.79), tilted
-SEAM_DEPTH = 0.015  # dent depth, as a share of the blob's size, that may mark a seam between cards
 CLUTTER_SHARE = 0.004  # a smaller blob is a crumb or a speck of glare, not a hand
 CLUTTER_EDGES = 2  # the edge level whose stray blobs are a hand: strong enough to ignore grain and weave
 HAND_SHARE = 0.015  # a blob of the table's colour mask this big (share of the frame) may be a hand
@@ -60,14 +54,6 @@ SETTLED_AREA = (0.8, 1.25)  # ... when the later blob has about the same area (n
 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DILATE = np.ones((3, 3), np.uint8)
-
-
-@dataclass(frozen=True, eq=False)
-class Candidate:
-    """One blob read as a card: alternative hypotheses, each a tuple of 4x2 quads, likeliest first."""
-
-    hypotheses: tuple[tuple[np.ndarray, ...], ...]
-    support: float = 1.0  # share of the first hypothesis' outline that is a real colour step
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,7 +85,7 @@ def colour_gradient(colour_u8: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         gain = 1.0 if i == 0 else CHROMA_GAIN
         dx = cv2.Sobel(ch, cv2.CV_16S, 1, 0, scale=gain)
         dy = cv2.Sobel(ch, cv2.CV_16S, 0, 1, scale=gain)
-        mag = cv2.add(cv2.absdiff(dx, 0), cv2.absdiff(dy, 0))
+        mag = cv2.add(np.abs(dx), np.abs(dy))  # exact: a 3x3 Sobel of uint8 stays far from -32768
         if best_mag is None:
             best_dx, best_dy, best_mag = dx, dy, mag
             continue
@@ -116,11 +102,11 @@ def table_mask(colour_u8: np.ndarray) -> np.ndarray:
     Runs at half the work size: it only has to tell regions apart, edge support then ranks them.
     """
     half = cv2.resize(colour_u8, (colour_u8.shape[1] // 2, colour_u8.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    smooth = colour_units(cv2.medianBlur(half, TABLE_MEDIAN_PX))
+    smooth = cv2.medianBlur(half, TABLE_MEDIAN_PX)
     h, w = smooth.shape[:2]
     bh, bw = max(2, round(h * TABLE_BAND)), max(2, round(w * TABLE_BAND))
-    band = np.concatenate([smooth[:bh].reshape(-1, 3), smooth[-bh:].reshape(-1, 3),
-                           smooth[:, :bw].reshape(-1, 3), smooth[:, -bw:].reshape(-1, 3)])
+    band = colour_units(np.concatenate([smooth[:bh].reshape(-1, 3), smooth[-bh:].reshape(-1, 3),
+                                        smooth[:, :bw].reshape(-1, 3), smooth[:, -bw:].reshape(-1, 3)]))
     band = band[:: max(1, len(band) // TABLE_SAMPLES)]
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
     # OpenCV seeds k-means++ from its global generator: reset it, so the same frame always gives
@@ -130,128 +116,19 @@ def table_mask(colour_u8: np.ndarray) -> np.ndarray:
     labels = labels.ravel()
     # Each colour's spread: the 90th percentile of its pixels' distance (a card in the band is an outlier)
     own = ((band - centres[labels]) ** 2).sum(axis=1)
-    planes = [np.ascontiguousarray(smooth[..., i]) for i in range(3)]
     table = np.zeros((h, w), bool)
     for k, centre in enumerate(centres):
         mine = own[labels == k]
         spread2 = max(TABLE_SPREAD_MIN**2, float(np.partition(mine, int(0.9 * (len(mine) - 1)))[int(0.9 * (len(mine) - 1))])) \
             if len(mine) else TABLE_SPREAD_MIN**2
-        d2 = (planes[0] - centre[0]) ** 2 + (planes[1] - centre[1]) ** 2 + (planes[2] - centre[2]) ** 2
+        # Each channel's squared distance from the centre depends on the pixel's level alone: looked up.
+        square = cv2.LUT(smooth, (UNIT_LEVELS - centre) ** 2)
+        d2 = square[..., 0] + square[..., 1] + square[..., 2]
         table |= d2 <= TABLE_DISTANCE**2 * spread2
     mask = cv2.resize((~table).astype(np.uint8) * 255, (colour_u8.shape[1], colour_u8.shape[0]),
                       interpolation=cv2.INTER_LINEAR)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN_KERNEL)
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _OPEN_KERNEL)
-
-
-def _quad(points: np.ndarray) -> np.ndarray | None:
-    """Fit a 4-corner polygon to a convex outline, or None when it is not four-sided."""
-    perimeter = cv2.arcLength(points, True)
-    for eps in (0.02, 0.03, 0.045, 0.06):
-        poly = cv2.approxPolyDP(points, eps * perimeter, True)
-        if len(poly) == 4:
-            return poly.reshape(4, 2).astype(np.float64)
-        if len(poly) < 4:
-            return None
-    return None
-
-
-def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
-    """Move corners to where straight lines fitted along each side meet (rounded corners cut in)."""
-    pts = contour.reshape(-1, 2).astype(np.float64)
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        ab = b - a
-        length = float(np.linalg.norm(ab))
-        t = (pts - a) @ ab / (length**2)
-        rel = pts - a
-        dist = np.abs(ab[0] * rel[:, 1] - ab[1] * rel[:, 0]) / length
-        near = pts[(t > 0.15) & (t < 0.85) & (dist < max(2.0, 0.02 * length))]
-        if len(near) < 5:
-            return quad
-        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
-    out = [intersect(*lines[i - 1], *lines[i], parallel=1e-6) for i in range(4)]  # unit directions
-    if any(c is None for c in out):
-        return quad
-    refined = np.array(out)
-    return refined if np.abs(refined - quad).max() < 0.1 * cv2.arcLength(quad.astype(np.float32), True) else quad
-
-
-def _split(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Cut a quad in two across its long sides' midpoints."""
-    q = quad if np.linalg.norm(quad[1] - quad[0]) >= np.linalg.norm(quad[2] - quad[1]) else np.roll(quad, -1, axis=0)
-    m01, m23 = (q[0] + q[1]) / 2, (q[2] + q[3]) / 2
-    return np.array([q[0], m01, m23, q[3]]), np.array([m01, q[1], q[2], m23])
-
-
-def _aspect(quad: np.ndarray) -> float:
-    sides = side_lengths(quad)
-    a, b = sides[0] + sides[2], sides[1] + sides[3]
-    return max(a, b) / max(min(a, b), 1e-6)
-
-
-def _rectangular(contour: np.ndarray, frame_area: float) -> Candidate | None:
-    """Read a convex, four-sided blob as one card, two cards, or None."""
-    hull = cv2.convexHull(contour)
-    area, hull_area = cv2.contourArea(contour), cv2.contourArea(hull)
-    if hull_area <= 0 or area / hull_area < MIN_SOLIDITY:
-        return None
-    quad = _quad(hull)
-    if quad is None or hull_area / max(cv2.contourArea(quad.astype(np.float32)), 1e-6) < QUAD_FIT:
-        return None
-    quad = _refine(quad, contour)
-    aspect, share = _aspect(quad), area / frame_area
-    pair = 2 * MIN_CARD_SHARE <= share <= 2 * MAX_CARD_SHARE  # a pair is two cards, each a card's size
-    if ONE_CARD_ASPECT[0] <= aspect <= ONE_CARD_ASPECT[1]:
-        hyps = []
-        if share <= MAX_CARD_SHARE:
-            hyps.append((quad,))
-        if pair:
-            hyps.append(_split(quad))
-        return Candidate(tuple(hyps)) if hyps else None
-    if TWO_CARD_ASPECT[0] <= aspect <= TWO_CARD_ASPECT[1] and pair:
-        return Candidate((_split(quad),))
-    return None
-
-
-def _cut_at_seam(contour: np.ndarray) -> list[np.ndarray]:
-    """Cut a blob along the line joining its two deepest dents; returns the pieces."""
-    hull = cv2.convexHull(contour, returnPoints=False)
-    try:
-        defects = cv2.convexityDefects(contour, hull)
-    except cv2.error:  # self-intersecting outlines make OpenCV refuse: no seam to cut
-        return []
-    if defects is None or len(defects) < 2:
-        return []
-    defects = defects.reshape(-1, 4)  # OpenCV 4 gives (n, 1, 4), OpenCV 5 (n, 4)
-    size = np.sqrt(cv2.contourArea(contour))
-    deep = defects[defects[:, 3] / 256.0 > SEAM_DEPTH * size]
-    if len(deep) < 2:
-        return []
-    top = deep[np.argsort(-deep[:, 3])][:2]
-    a, b = (tuple(int(v) for v in contour[d[2], 0]) for d in top)
-    x, y, w, h = cv2.boundingRect(contour)
-    piece = np.zeros((h + 2, w + 2), np.uint8)
-    cv2.drawContours(piece, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
-    cv2.line(piece, (a[0] + 1 - x, a[1] + 1 - y), (b[0] + 1 - x, b[1] + 1 - y), 0, 2)
-    pieces, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x - 1, y - 1))
-    return [p for p in pieces if cv2.contourArea(p) > 0.25 * size * size]
-
-
-def _analyse(contour: np.ndarray, frame_area: float) -> Candidate | None:
-    """All the ways a blob can be read as cards, likeliest first: whole, cut at a seam, halved."""
-    whole = _rectangular(contour, frame_area)
-    hyps = [h for h in whole.hypotheses if len(h) == 1] if whole is not None else []
-    pieces = _cut_at_seam(contour)
-    if len(pieces) == 2:
-        singles = [_rectangular(p, frame_area) for p in pieces]
-        if all(c is not None and len(c.hypotheses[0]) == 1 for c in singles):
-            hyps.append(tuple(c.hypotheses[0][0] for c in singles))
-    if whole is not None:
-        hyps.extend(h for h in whole.hypotheses if len(h) == 2)
-    return Candidate(tuple(hyps)) if hyps else None
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
@@ -282,7 +159,7 @@ def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray, known: li
            fit: Callable[[np.ndarray], Candidate | None]) -> tuple[list[Candidate], list[np.ndarray]]:
     """The new card candidates of one mask (scored by edge support), and its blobs that are no card.
 
-    fit reads a blob as cards (detect's own _analyse, or the cloth's rectangles)."""
+    fit reads a blob as cards (detect's own analyse, or the cloth's rectangles)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     found, others = [], []
     for contour in contours:
@@ -362,16 +239,18 @@ def _cloth_cards(contour: np.ndarray, frame_area: float, colour_u8: np.ndarray,
                  grad: tuple[np.ndarray, np.ndarray], period: float) -> Candidate | None:
     """A blob of the blurred cloth read as cards: its four-sided fits and the rectangle of its
     moments, each snapped onto the real edges, best edge support first."""
-    fitted = _analyse(contour, frame_area)
+    hull = cv2.convexHull(contour, returnPoints=False)
+    cut = cut_at_seam(contour, hull)
+    fitted = analyse(contour, frame_area, hull, cut)
     hyps = list(fitted.hypotheses) if fitted is not None else []
     rect = blob_rectangle(contour)
     if rect is not None:
         hyps.append((rect,))
-    pieces = [blob_rectangle(p) for p in _cut_at_seam(contour)]  # two cards the blur ran together
+    pieces = [blob_rectangle(p) for p in cut]  # two cards the blur ran together
     if len(pieces) == 2 and all(p is not None for p in pieces):
         hyps.append(tuple(pieces))
     snapped = [tuple(snap_to_checks(grad, q, period) for q in h) for h in hyps]
-    shaped = [h for h in snapped if all(_card_sized(q, frame_area) for q in h)]
+    shaped = [h for h in snapped if all(card_sized(q, frame_area) for q in h)]
     scored = sorted(((min(edge_support(colour_u8, q) for q in h), i, h) for i, h in enumerate(shaped)), reverse=True)
     return Candidate(tuple(h for _, _, h in scored), scored[0][0]) if scored else None
 
@@ -386,13 +265,6 @@ def _to_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray], colour_u8: np.
     hyps = moved + tuple(h for h, m in zip(cand.hypotheses, moved, strict=True)
                          if any(np.abs(q - r).max() > 0 for q, r in zip(h, m, strict=True)))
     return Candidate(hyps, min(edge_support(colour_u8, q) for q in hyps[0]))
-
-
-def _card_sized(quad: np.ndarray, frame_area: float) -> bool:
-    """Whether a quad has one card's aspect and size."""
-    area = abs(cv2.contourArea(quad.astype(np.float32)))
-    return ONE_CARD_ASPECT[0] <= _aspect(quad) <= ONE_CARD_ASPECT[1] and \
-        MIN_CARD_SHARE * frame_area <= area <= MAX_CARD_SHARE * frame_area
 
 
 def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
@@ -420,7 +292,7 @@ def detect(frame: np.ndarray) -> Detection:
     period = cloth_period(edges[1], dx, dy)
     grad = (dx.astype(np.float32), dy.astype(np.float32))
     for level in CUE_ORDER + ((CLOTH_CUE,) if period else ()):
-        fit = partial(_analyse, frame_area=frame_area)
+        fit = partial(analyse, frame_area=frame_area)
         if level < len(EDGE_LEVELS):
             mask = _enclosed(edges[level])
         elif level == CLOTH_CUE:

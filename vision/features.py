@@ -40,13 +40,13 @@ class Descriptor:
 
     coarse: np.ndarray  # float32, COARSE_GRID cells, zero mean, unit norm
     chroma: np.ndarray  # float32, 2 x CHROMA_GRID cells, opponent chromaticity
-    fine: np.ndarray  # float32, FINE_GRID cells, zero mean, unit norm
+    fine: np.ndarray | None  # float32, FINE_GRID cells, zero mean, unit norm (None: not described)
 
     def turned(self) -> Descriptor:
         """The description of the same card turned 180°."""
         n = self.chroma.size // 2
         chroma = np.concatenate([self.chroma[:n][::-1], self.chroma[n:][::-1]])
-        return Descriptor(self.coarse[::-1].copy(), chroma, self.fine[::-1].copy())
+        return Descriptor(self.coarse[::-1].copy(), chroma, None if self.fine is None else self.fine[::-1].copy())
 
     def asymmetry(self) -> np.ndarray:
         """What changes when the card is turned 180° (text, a marker at the top), zero if symmetric.
@@ -123,15 +123,16 @@ def mid_vector(card: np.ndarray) -> np.ndarray:
     return _unit(_band_pass(_inner_grey(card), MID_GRID, MID_BLUR, MID_SURROUND))
 
 
-def describe(card: np.ndarray) -> Descriptor:
-    """Describe a canonical BGR card image."""
+def describe(card: np.ndarray, fine: bool = True) -> Descriptor:
+    """Describe a canonical BGR card image (fine=False: all but the fine layout, which a photo being
+    matched never needs: its detail is measured once it is aligned)."""
     inner = _inner(card)
     coarse = _band_pass(_inner_grey(card), COARSE_GRID, COARSE_BLUR, COARSE_SURROUND)
     small = cv2.resize(inner, CHROMA_GRID, interpolation=cv2.INTER_AREA).astype(np.float32)
     b, g, r = small[..., 0], small[..., 1], small[..., 2]
     total = b + g + r + CHROMA_EPS
     chroma = np.concatenate([((r - g) / total).ravel(), ((r + g - 2 * b) / total).ravel()])
-    return Descriptor(_unit(coarse), chroma.astype(np.float32), fine_vector(card))
+    return Descriptor(_unit(coarse), chroma.astype(np.float32), fine_vector(card) if fine else None)
 
 
 def at_resolution(card: np.ndarray, resolution: float) -> np.ndarray:

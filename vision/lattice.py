@@ -53,18 +53,30 @@ def _band(shape: tuple[int, ...]) -> np.ndarray:
     return band
 
 
+def _band_strips(shape: tuple[int, ...]) -> tuple[tuple[slice, slice], ...]:
+    """The border band of an image of this shape (as _band) as four disjoint strips: top, bottom,
+    and the left and right ends of the rows between."""
+    h, w = shape[:2]
+    b = max(1, round(BAND * h))
+    return ((slice(0, b), slice(None)), (slice(h - b, h), slice(None)),
+            (slice(b, h - b), slice(0, b)), (slice(b, h - b), slice(w - b, w)))
+
+
 def cloth_period(weak_edges: np.ndarray, dx: np.ndarray, dy: np.ndarray) -> float | None:
     """The period (work px) of a checked cloth or grid read from the border band's weak edges, or
     None when the table shows no texture running in two directions."""
-    band = _band(weak_edges.shape)
-    ys, xs = np.nonzero((weak_edges > 0) & band)
-    density = len(ys) / float(band.sum())
+    strips = _band_strips(weak_edges.shape)
+    on = [weak_edges[s] > 0 for s in strips]  # only the band is looked at: the middle holds the cards
+    edges = sum(int(np.count_nonzero(o)) for o in on)
+    density = edges / float(sum(o.size for o in on))
     if density < DENSE:
         return None
-    angle = np.degrees(np.arctan2(dy[ys, xs], dx[ys, xs])) % 180.0
+    gx = np.concatenate([dx[s][o] for s, o in zip(strips, on, strict=True)])
+    gy = np.concatenate([dy[s][o] for s, o in zip(strips, on, strict=True)])
+    angle = np.degrees(np.arctan2(gy, gx)) % 180.0
     hist = np.histogram(angle, bins=int(180 // ONE_WAY_DEG * 4), range=(0.0, 180.0))[0]
     window = sum(np.roll(hist, -k) for k in range(4))  # ONE_WAY_DEG wide, any start (wraps at 180)
-    if window.max() > ONE_WAY * len(ys):
+    if window.max() > ONE_WAY * edges:
         return None
     return float(np.clip(EDGES_PER_PERIOD / density, *PERIOD_PX))
 

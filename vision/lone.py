@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from vision import detect as D
+from vision.blobs import MAX_CARD_SHARE, aspect, rectangular
 from vision.sides import along_support, iou, short_side, side_lengths, snap
 
 SNAP_SHARE = 0.06  # each end of a side may move this share of the card's short side when snapped
@@ -87,9 +88,9 @@ def _quads(blobs: list[np.ndarray], frame_area: float) -> list[np.ndarray]:
     """Every distinct one-card quad the blobs give."""
     found: list[np.ndarray] = []
     for contour in blobs:
-        if cv2.contourArea(contour) > D.MAX_CARD_SHARE * frame_area:
+        if cv2.contourArea(contour) > MAX_CARD_SHARE * frame_area:
             continue
-        candidate = D._rectangular(contour, frame_area)
+        candidate = rectangular(contour, frame_area)
         if candidate is None:
             continue
         for hyp in candidate.hypotheses:
@@ -113,7 +114,7 @@ def _centred(inner: np.ndarray, outer: np.ndarray) -> bool:
 def _square_on(quad: np.ndarray) -> bool:
     """Whether a quad has a card's shape seen from nearly straight above: its aspect, opposite
     sides of about one length and about parallel."""
-    if not SQUARE_ON_ASPECT[0] <= D._aspect(quad) <= SQUARE_ON_ASPECT[1]:
+    if not SQUARE_ON_ASPECT[0] <= aspect(quad) <= SQUARE_ON_ASPECT[1]:
         return False
     sides = np.roll(quad, -1, axis=0) - quad
     lengths = side_lengths(quad)

@@ -28,8 +28,16 @@ SNAP_CAP = 4.0  # a side's edge strength counts up to this many EDGE_MIN per poi
 Gradient = tuple[np.ndarray, np.ndarray]  # float32 dx, dy of detect.colour_gradient
 
 
+_LEVELS = np.arange(256, dtype=np.float32)
+# Every uint8 level's colour units per channel, (1, 256, 3) float32: a table look-up (cv2.LUT) is
+# exact and ten times quicker than scaling two of three interleaved channels in numpy.
+UNIT_LEVELS = np.dstack([_LEVELS, (_LEVELS - 128.0) * CHROMA_GAIN, (_LEVELS - 128.0) * CHROMA_GAIN])
+
+
 def colour_units(colour_u8: np.ndarray) -> np.ndarray:
     """Float32 YCrCb samples (..., 3) with the opponent channels scaled to lightness' range."""
+    if colour_u8.dtype == np.uint8:
+        return cv2.LUT(np.ascontiguousarray(colour_u8).reshape(-1, 1, 3), UNIT_LEVELS).reshape(colour_u8.shape)
     lab = colour_u8.astype(np.float32)
     lab[..., 1:] = (lab[..., 1:] - 128.0) * CHROMA_GAIN
     return lab
@@ -45,9 +53,15 @@ def intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray,
     return p + s * u
 
 
+def following(quad: np.ndarray) -> np.ndarray:
+    """Each corner's next corner: np.roll(quad, -1, axis=0) without its overhead (this runs per quad, often)."""
+    return np.concatenate((quad[1:], quad[:1]))
+
+
 def side_lengths(quad: np.ndarray) -> np.ndarray:
     """Lengths of a quad's four sides, each from a corner to the next."""
-    return np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    d = quad - following(quad)
+    return np.sqrt(np.add.reduce(d * d, axis=1))  # np.linalg.norm(d, axis=1), as numpy computes it
 
 
 def short_side(quad: np.ndarray) -> float:
@@ -69,20 +83,18 @@ def sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(len(pts), -1)
 
 
+_SUPPORT_T = (np.arange(SUPPORT_SAMPLES) + 0.5) / SUPPORT_SAMPLES * 0.8 + 0.1  # keep off the rounded corners
+_SIDE_T = np.linspace(*SIDE_SPAN, SIDE_SAMPLES)
+
+
 def edge_support(colour_u8: np.ndarray, quad: np.ndarray) -> float:
     """Share of a quad's outline where the colour just inside differs from just outside (0..1)."""
     h, w = colour_u8.shape[:2]
-    centre = quad.mean(axis=0)
     offset = max(1.5, STEP_OFFSET * short_side(quad))
-    t = (np.arange(SUPPORT_SAMPLES) + 0.5) / SUPPORT_SAMPLES * 0.8 + 0.1  # keep off the rounded corners
-    inside, outside = [], []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        pts = a + t[:, None] * (b - a)
-        normal = normal_out(a, b, centre)
-        inside.append(pts - offset * normal)
-        outside.append(pts + offset * normal)
-    pin, pout = np.concatenate(inside), np.concatenate(outside)
+    a, b = quad, following(quad)
+    normal = normals_out(quad)[:, None, :]
+    pts = a[:, None, :] + _SUPPORT_T[None, :, None] * (b - a)[:, None, :]  # (side, sample, xy)
+    pin, pout = (pts - offset * normal).reshape(-1, 2), (pts + offset * normal).reshape(-1, 2)
     ok = (pout[:, 0] >= 0) & (pout[:, 0] <= w - 1) & (pout[:, 1] >= 0) & (pout[:, 1] <= h - 1)
     if not ok.any():
         return 0.0
@@ -90,42 +102,43 @@ def edge_support(colour_u8: np.ndarray, quad: np.ndarray) -> float:
     return float(np.mean(np.linalg.norm(step, axis=1) >= STEP_MIN))
 
 
-def normal_out(a: np.ndarray, b: np.ndarray, centre: np.ndarray) -> np.ndarray:
-    """Unit normal of the side a-b pointing away from the quad's centre."""
+def normals_out(quad: np.ndarray) -> np.ndarray:
+    """Unit normals (4x2) of a quad's sides, each from a corner to the next, pointing away from its centre."""
+    a, b = quad, following(quad)
     d = b - a
-    n = np.array([-d[1], d[0]]) / max(float(np.hypot(*d)), 1e-6)
-    return n if n @ ((a + b) / 2 - centre) >= 0 else -n
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-6)[:, None]
+    outward = (n * ((a + b) / 2 - quad.mean(axis=0))).sum(axis=1) >= 0
+    return np.where(outward[:, None], n, -n)
 
 
 def _across(grad: Gradient, a: np.ndarray, b: np.ndarray, n: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Gradient across a batch of lines a[i]-b[i] (common normal n), where it runs along them, else 0.
+    """Gradient across a batch of lines a[i]-b[i] (normal n: one for all, or one per line), where it
+    runs along them, else 0.
 
     Sampled at SIDE_SAMPLES points of each line and at each offset along n: shape (k, samples, offsets).
     """
-    dx, dy = grad
-    t = np.linspace(*SIDE_SPAN, SIDE_SAMPLES)
-    pts = a[:, None, None, :] + t[None, :, None, None] * (b - a)[:, None, None, :] \
-        + offsets[None, None, :, None] * n  # (k, samples, offsets, 2)
-    flat = pts.reshape(-1, 1, 2).astype(np.float32)
-    gx = cv2.remap(dx, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-    gy = cv2.remap(dy, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-    gx, gy = gx.reshape(pts.shape[:3]), gy.reshape(pts.shape[:3])
-    across = np.abs(gx * n[0] + gy * n[1])
+    n = np.broadcast_to(n, a.shape)
+    # x and y apart: numpy is slow on a trailing axis of two
+    xy = [(a[:, i, None, None] + _SIDE_T[None, :, None] * (b - a)[:, i, None, None]
+           + offsets[None, None, :] * n[:, i, None, None]) for i in (0, 1)]  # each (k, samples, offsets)
+    shape = xy[0].shape
+    mx, my = (c.reshape(-1, 1).astype(np.float32) for c in xy)
+    gx = cv2.remap(grad[0], mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(shape)
+    gy = cv2.remap(grad[1], mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(shape)
+    across = np.abs(gx * n[:, 0, None, None] + gy * n[:, 1, None, None])
     return np.where(across >= ALIGN_MIN * np.hypot(gx, gy), across, 0.0)
 
 
 def along_shares(grad: Gradient, a: np.ndarray, b: np.ndarray, n: np.ndarray, peak: int = PEAK_PX) -> np.ndarray:
-    """Share of points on each of a batch of lines a[i]-b[i] (common normal n) that lie within peak
-    px of an edge running along it."""
+    """Share of points on each of a batch of lines a[i]-b[i] (normal n: one for all, or one per
+    line) that lie within peak px of an edge running along it."""
     offsets = np.arange(-peak, peak + 1, dtype=np.float64)
     return (_across(grad, a, b, n, offsets) >= EDGE_MIN).any(axis=2).mean(axis=1)
 
 
 def along_support(grad: Gradient, quad: np.ndarray) -> float:
     """Share of a quad's outline that is an edge running along it (0..1)."""
-    centre = quad.mean(axis=0)
-    return float(np.mean([along_shares(grad, quad[i][None], quad[(i + 1) % 4][None],
-                                       normal_out(quad[i], quad[(i + 1) % 4], centre))[0] for i in range(4)]))
+    return float(np.mean(along_shares(grad, quad, following(quad), normals_out(quad))))
 
 
 def _meet(lines: list[tuple[np.ndarray, np.ndarray]], quad: np.ndarray, reach: float) -> np.ndarray:
@@ -141,18 +154,19 @@ def _meet(lines: list[tuple[np.ndarray, np.ndarray]], quad: np.ndarray, reach: f
 def snap(grad: Gradient, quad: np.ndarray, reach: float, steps: int = SNAP_STEPS) -> np.ndarray:
     """Move each side (each end on its own, up to reach px) onto the line near it best covered by
     an edge along it; the quad unchanged when the sides no longer meet."""
-    centre = quad.mean(axis=0)
     moves = np.linspace(-reach, reach, steps)
     sa, sb = (g.ravel() for g in np.meshgrid(moves, moves, indexing="ij"))
+    a, b, n = quad, following(quad), normals_out(quad)
+    # every side's every pair of end moves in one batch: (side, move pair, xy)
+    ends_a = a[:, None, :] + sa[None, :, None] * n[:, None, :]
+    ends_b = b[:, None, :] + sb[None, :, None] * n[:, None, :]
+    across = _across(grad, ends_a.reshape(-1, 2), ends_b.reshape(-1, 2), np.repeat(n, len(sa), axis=0), np.zeros(1))
+    strength = np.minimum(across[..., 0], SNAP_CAP * EDGE_MIN).mean(axis=1).reshape(4, len(sa))
     lines = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        n = normal_out(a, b, centre)
-        across = _across(grad, a + sa[:, None] * n, b + sb[:, None] * n, n, np.zeros(1))
-        strength = np.minimum(across[..., 0], SNAP_CAP * EDGE_MIN).mean(axis=1)
         # Ties go to the smallest move: the blob's own fit is right more often than not.
-        best = int(np.lexsort((np.abs(sa) + np.abs(sb), -strength))[0])
-        lines.append((a + sa[best] * n, b - a + (sb[best] - sa[best]) * n))
+        best = int(np.lexsort((np.abs(sa) + np.abs(sb), -strength[i]))[0])
+        lines.append((a[i] + sa[best] * n[i], b[i] - a[i] + (sb[best] - sa[best]) * n[i]))
     return _meet(lines, quad, reach)
 
 
@@ -161,13 +175,12 @@ def to_rim(grad: Gradient, quad: np.ndarray, reach: float, share: float, steps: 
     along at least share of its length: a card's rim around the panel of its art. A border runs
     round all four sides about as wide, so the quad is left as it is unless every side finds one
     and the widest is at most RIM_EVEN times the narrowest."""
-    centre = quad.mean(axis=0)
     moves = np.linspace(0.0, reach, steps)
+    a, b, n = quad, following(quad), normals_out(quad)
+    shifted = [(end[:, None, :] + moves[None, :, None] * n[:, None, :]).reshape(-1, 2) for end in (a, b)]
+    edged = along_shares(grad, *shifted, np.repeat(n, steps, axis=0), peak=1).reshape(4, steps) >= share
     lines, widths = [], []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        n = normal_out(a, b, centre)
-        ok = along_shares(grad, a + moves[:, None] * n, b + moves[:, None] * n, n, peak=1) >= share
+    for i, ok in enumerate(edged):
         move = 0.0
         if ok.any():  # the middle of the outermost run of edge lines: one edge is a few px wide
             last = len(ok) - 1 - int(np.argmax(ok[::-1]))
@@ -176,7 +189,7 @@ def to_rim(grad: Gradient, quad: np.ndarray, reach: float, share: float, steps: 
         if move <= 0:
             return quad
         widths.append(move)
-        lines.append((a + move * n, b - a))
+        lines.append((a[i] + move * n[i], b[i] - a[i]))
     if max(widths) > RIM_EVEN * min(widths):
         return quad
     return _meet(lines, quad, reach)

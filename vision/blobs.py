@@ -1,0 +1,155 @@
+"""A blob of a detection mask read as cards: one card, two touching cards, or none.
+
+A card is a convex, nearly rectangular blob; two cards side by side make a blob of about one
+card's shape (touching along their long edges) or of two cards' length (end to end); two cards
+at an angle make a blob with two dents where they meet. So a blob is fitted with four corners
+(moved to where straight lines along its sides meet: a card's corners are rounded), read
+whole, cut at its seam, or halved, and every reading that has cards' shapes is kept, likeliest
+first, for the deck to choose among (vision.detect, vision.lone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.sides import intersect, side_lengths
+
+MIN_CARD_SHARE = 0.005  # smallest card area as a share of the frame (15% of the height, tilted, 16:9)
+MAX_CARD_SHARE = 0.20  # largest single card as a share of the frame (45% of a 4:3 frame's height is 0.11)
+MIN_SOLIDITY = 0.90  # blob area / hull area of a card (rounded corners, noisy outline)
+QUAD_FIT = 0.90  # hull area / fitted-quad area below which the blob is not four-sided
+ONE_CARD_ASPECT = (1.12, 1.80)  # long/short side of one card (1.40) or two along long edges (1.43), tilted
+TWO_CARD_ASPECT = (2.2, 3.4)  # two cards end to end (2.79), tilted
+SEAM_DEPTH = 0.015  # dent depth, as a share of the blob's size, that may mark a seam between cards
+
+
+@dataclass(frozen=True, eq=False)
+class Candidate:
+    """One blob read as a card: alternative hypotheses, each a tuple of 4x2 quads, likeliest first."""
+
+    hypotheses: tuple[tuple[np.ndarray, ...], ...]
+    support: float = 1.0  # share of the first hypothesis' outline that is a real colour step
+
+
+def four_sided(points: np.ndarray) -> np.ndarray | None:
+    """Fit a 4-corner polygon to a convex outline, or None when it is not four-sided."""
+    perimeter = cv2.arcLength(points, True)
+    for eps in (0.02, 0.03, 0.045, 0.06):
+        poly = cv2.approxPolyDP(points, eps * perimeter, True)
+        if len(poly) == 4:
+            return poly.reshape(4, 2).astype(np.float64)
+        if len(poly) < 4:
+            return None
+    return None
+
+
+def refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
+    """Move corners to where straight lines fitted along each side meet (rounded corners cut in)."""
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        length = float(np.linalg.norm(ab))
+        rel = pts - a
+        t = rel @ ab / (length**2)
+        inner = (t > 0.15) & (t < 0.85)  # the side's middle: only there is the distance from the side needed
+        mid = rel[inner]
+        near = pts[inner][np.abs(ab[0] * mid[:, 1] - ab[1] * mid[:, 0]) / length < max(2.0, 0.02 * length)]
+        if len(near) < 5:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    out = [intersect(*lines[i - 1], *lines[i], parallel=1e-6) for i in range(4)]  # unit directions
+    if any(c is None for c in out):
+        return quad
+    refined = np.array(out)
+    return refined if np.abs(refined - quad).max() < 0.1 * cv2.arcLength(quad.astype(np.float32), True) else quad
+
+
+def split(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cut a quad in two across its long sides' midpoints."""
+    q = quad if np.linalg.norm(quad[1] - quad[0]) >= np.linalg.norm(quad[2] - quad[1]) else np.roll(quad, -1, axis=0)
+    m01, m23 = (q[0] + q[1]) / 2, (q[2] + q[3]) / 2
+    return np.array([q[0], m01, m23, q[3]]), np.array([m01, q[1], q[2], m23])
+
+
+def aspect(quad: np.ndarray) -> float:
+    """Long over short side of a quad, each the mean of two opposite sides."""
+    sides = side_lengths(quad)
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    return max(a, b) / max(min(a, b), 1e-6)
+
+
+def rectangular(contour: np.ndarray, frame_area: float, hull: np.ndarray | None = None) -> Candidate | None:
+    """Read a convex, four-sided blob as one card, two cards, or None (hull: its convex hull's points, if known)."""
+    hull = cv2.convexHull(contour) if hull is None else hull
+    area, hull_area = cv2.contourArea(contour), cv2.contourArea(hull)
+    if hull_area <= 0 or area / hull_area < MIN_SOLIDITY:
+        return None
+    quad = four_sided(hull)
+    if quad is None or hull_area / max(cv2.contourArea(quad.astype(np.float32)), 1e-6) < QUAD_FIT:
+        return None
+    quad = refine(quad, contour)
+    ratio, share = aspect(quad), area / frame_area
+    pair = 2 * MIN_CARD_SHARE <= share <= 2 * MAX_CARD_SHARE  # a pair is two cards, each a card's size
+    if ONE_CARD_ASPECT[0] <= ratio <= ONE_CARD_ASPECT[1]:
+        hyps = []
+        if share <= MAX_CARD_SHARE:
+            hyps.append((quad,))
+        if pair:
+            hyps.append(split(quad))
+        return Candidate(tuple(hyps)) if hyps else None
+    if TWO_CARD_ASPECT[0] <= ratio <= TWO_CARD_ASPECT[1] and pair:
+        return Candidate((split(quad),))
+    return None
+
+
+def cut_at_seam(contour: np.ndarray, hull: np.ndarray) -> list[np.ndarray]:
+    """Cut a blob along the line joining its two deepest dents (hull: its convex hull's indices); returns the pieces."""
+    try:
+        defects = cv2.convexityDefects(contour, hull)
+    except cv2.error:  # self-intersecting outlines make OpenCV refuse: no seam to cut
+        return []
+    if defects is None or len(defects) < 2:
+        return []
+    defects = defects.reshape(-1, 4)  # OpenCV 4 gives (n, 1, 4), OpenCV 5 (n, 4)
+    size = np.sqrt(cv2.contourArea(contour))
+    deep = defects[defects[:, 3] / 256.0 > SEAM_DEPTH * size]
+    if len(deep) < 2:
+        return []
+    top = deep[np.argsort(-deep[:, 3])][:2]
+    a, b = (tuple(int(v) for v in contour[d[2], 0]) for d in top)
+    x, y, w, h = cv2.boundingRect(contour)
+    piece = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(piece, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
+    cv2.line(piece, (a[0] + 1 - x, a[1] + 1 - y), (b[0] + 1 - x, b[1] + 1 - y), 0, 2)
+    pieces, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x - 1, y - 1))
+    return [p for p in pieces if cv2.contourArea(p) > 0.25 * size * size]
+
+
+def analyse(contour: np.ndarray, frame_area: float, hull: np.ndarray | None = None,
+            pieces: list[np.ndarray] | None = None) -> Candidate | None:
+    """All the ways a blob can be read as cards, likeliest first: whole, cut at a seam, halved
+    (hull: its convex hull's indices, pieces: its cut at a seam, when the caller has them)."""
+    hull = cv2.convexHull(contour, returnPoints=False) if hull is None else hull
+    whole = rectangular(contour, frame_area, contour[hull.ravel()])  # the hull's points, as convexHull gives them
+    hyps = [h for h in whole.hypotheses if len(h) == 1] if whole is not None else []
+    pieces = cut_at_seam(contour, hull) if pieces is None else pieces
+    if len(pieces) == 2:
+        singles = [rectangular(p, frame_area) for p in pieces]
+        if all(c is not None and len(c.hypotheses[0]) == 1 for c in singles):
+            hyps.append(tuple(c.hypotheses[0][0] for c in singles))
+    if whole is not None:
+        hyps.extend(h for h in whole.hypotheses if len(h) == 2)
+    return Candidate(tuple(hyps)) if hyps else None
+
+
+def card_sized(quad: np.ndarray, frame_area: float) -> bool:
+    """Whether a quad has one card's aspect and size."""
+    area = abs(cv2.contourArea(quad.astype(np.float32)))
+    return ONE_CARD_ASPECT[0] <= aspect(quad) <= ONE_CARD_ASPECT[1] and \
+        MIN_CARD_SHARE * frame_area <= area <= MAX_CARD_SHARE * frame_area
