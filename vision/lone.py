@@ -102,7 +102,7 @@ def _quads(blobs: list[np.ndarray], frame_area: float) -> list[np.ndarray]:
 def _live_quads(frame: np.ndarray, scale: float) -> list[np.ndarray]:
     """Every one-card outline of the live read's hypotheses with a card's proportions, in work-copy px."""
     quads = [q * scale for c in D.detect(frame).candidates for hyp in c.hypotheses if len(hyp) == 1 for q in hyp]
-    return [q for q in quads if abs(D._aspect(q) / CARD_ASPECT - 1.0) <= LIVE_ASPECT]
+    return [q for q in quads if abs(aspect(q) / CARD_ASPECT - 1.0) <= LIVE_ASPECT]
 
 
 def _centred(inner: np.ndarray, outer: np.ndarray) -> bool:
