@@ -77,8 +77,8 @@ class Deck:
         self._fine = np.stack([d.fine for d in descs])
         self._mid = np.stack([mid_vector(image) for image in self.images])
         self._descs = descs
-        self._family_of: list[Family | None] | None = None  # learnt on first match: enrollment needs none
-        self._turned_in_family = np.zeros(len(self.labels), bool)
+        self._family_of: list[Family | None] | None = None  # learnt on first use: enrollment needs none
+        self._turned_in_family = np.zeros(len(self.labels), bool)  # learnt with them: turned to the family's way up
         have = set(self.labels)
         self.missing = tuple(c for c in CARD_IDS if c not in have)  # cards this deck cannot name
         self._incomplete = frozenset(c for c in have if any(k not in have for k in kind_of(c)))
@@ -111,17 +111,18 @@ class Deck:
     def families(self) -> list[Family | None]:
         """Each reference's family of near-twins (None: no twin), learnt on the first call."""
         if self._family_of is None:
-            self._family_of = self._build_families(self._descs)
+            self._family_of, self._turned_in_family = self._build_families(self._descs)
         return self._family_of
 
     def family(self, ref: int) -> Family | None:
         """The family of near-twins a reference belongs to (None: it has no twin)."""
         return self.families()[ref]
 
-    def _build_families(self, descs: Sequence[Descriptor]) -> list[Family | None]:
+    def _build_families(self, descs: Sequence[Descriptor]) -> tuple[list[Family | None], np.ndarray]:
         """Group references of different cards that look alike (transitively) into families: each
-        reference's family (None: no twin)."""
+        reference's family (None: no twin), and whether it lies turned relative to its family."""
         family_of: list[Family | None] = [None] * len(descs)
+        turned = np.zeros(len(descs), bool)
         n = len(descs)
         parent = list(range(n))
 
@@ -149,8 +150,8 @@ class Deck:
             family = Family.learn(np.array(members), template, asymmetry, self._ref_card[members], images)
             for j, f in zip(members, flips, strict=True):
                 family_of[j] = family
-                self._turned_in_family[j] = f
-        return family_of
+                turned[j] = f
+        return family_of, turned
 
     def upright(self, card: str, image: np.ndarray) -> np.ndarray:
         """Turn a canonical image of card 180° if that matches the deck's references of it better."""

@@ -30,7 +30,7 @@ MID_BLUR = 1.0  # cells
 MID_SURROUND = 4.0  # cells; detail finer than this is kept, light falling off is not
 ALIGN_SIZE = (63, 88)  # (w, h) px: 1 px per mm is enough to lock onto a card's layout
 ALIGN_CRITERIA = (3, 10, 1e-3)  # ECC stops after 10 steps or when a step moves < 1e-3 (COUNT|EPS)
-REFERENCE_ALIGN_CRITERIA = (3, 60, 1e-4)  # a deck's references are aligned once, at load: worth converging fully
+REFERENCE_ALIGN_CRITERIA = (3, 60, 1e-4)  # a deck's references are aligned once per deck: worth converging fully
 CHROMA_EPS = 30.0  # grey levels added to the intensity so dark, noisy cells carry little colour
 
 

@@ -135,8 +135,8 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
     dx, dy = D.colour_gradient(colour_u8)
     grad = (dx.astype(np.float32), dy.astype(np.float32))
     low = (LONE_HEIGHT[0] * colour_u8.shape[0]) ** 2 / CARD_ASPECT * HULL_SHARE  # smallest lone card's blob, work px
-    quads = _quads(_blobs(colour_u8, dx, dy, low), frame_area)
-    scored = _scored(grad, [q for q in quads if _big(q, low)])
+    quads = [q for q in _quads(_blobs(colour_u8, dx, dy, low), frame_area) if _big(q, low)]
+    scored = _scored(grad, quads)
     if not scored or _best(scored)[0] < MIN_ALONG:
         # the live read's outlines only when the search found no card: on checks its outline moved
         # out onto the rim may overshoot where the search's own is exact
