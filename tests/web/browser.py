@@ -114,6 +114,16 @@ def submit(table: Any, *entries: dict) -> None:
         table.submit(parse_entry(entry))
 
 
+def wait_uncircled(page: Any, sight: str) -> None:
+    """Wait until the pad circles no value of a sight (an undone claim redrawn).
+
+    Waiting for a `.next` value that is not circled would not do: right after the claim, the
+    sight's second value is exactly that.
+    """
+    page.wait_for_function(
+        "(sight) => !document.querySelector(`#sight-rows button[data-sight=\"${sight}\"].circled`)", arg=sight)
+
+
 def post_as_mayor(base: str, pin: str, path: str, body: dict) -> dict:
     """POST a JSON body to the API with the Mayor's PIN; the answer's JSON."""
     request = urllib.request.Request(

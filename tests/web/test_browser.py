@@ -19,6 +19,7 @@ from tests.web.browser import (
     post_as_mayor,
     served,
     unlock_console,
+    wait_uncircled,
 )
 from web.services import Services
 
@@ -151,7 +152,7 @@ def test_a_round_with_the_mayor_console_and_two_phones(server, browser) -> None:
     mayor.wait_for_function("() => document.getElementById('undo-what').textContent === \"Undo Mary's toucan claim?\"")
     mayor.once("dialog", lambda dialog: dialog.accept())
     mayor.click("#undo")  # the Mayor takes the toucan back: Mary's pad follows
-    mary.wait_for_selector('#sight-rows button[data-sight="toucan"].next:not(.circled)')
+    wait_uncircled(mary, "toucan")
     _claim(mary, '#sight-rows button[data-sight="toucan"].next')
     mary.wait_for_selector('#sight-rows button[data-sight="toucan"].circled')
 

@@ -23,6 +23,7 @@ from tests.web.browser import (
     phone_context,
     post_as_mayor,
     submit,
+    wait_uncircled,
 )
 from tests.web.test_browser import ROUND_REST
 
@@ -114,7 +115,7 @@ def test_a_phone_through_a_whole_game(server, browser, size: str, lang: str) -> 
 
     # The Mayor takes the obelisk back: the phone says whose claim and what.
     post_as_mayor(base, pin, "/api/events", {"type": "undo"})
-    page.wait_for_selector('#sight-rows button[data-sight="obelisk"].next:not(.circled)')
+    wait_uncircled(page, "obelisk")
     assert page.inner_text("#banner-text") == UNDONE[lang]
 
     # A red pair shows its points; once another player took the card, it says the bonus is gone.
