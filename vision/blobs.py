@@ -24,6 +24,9 @@ QUAD_FIT = 0.90  # hull area / fitted-quad area below which the blob is not four
 ONE_CARD_ASPECT = (1.12, 1.80)  # long/short side of one card (1.40) or two along long edges (1.43), tilted
 TWO_CARD_ASPECT = (2.2, 3.4)  # two cards end to end (2.79), tilted
 SEAM_DEPTH = 0.015  # dent depth, as a share of the blob's size, that may mark a seam between cards
+SPUR_SHARE = 0.4  # opening width, as a share of the smallest card's short side (about 10 work px):
+# wider than a plank seam or a grid line that runs into a card's outline (4-6 px), narrower than any card
+CARD_ASPECT = 88 / 63  # a card's long side over its short side
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,6 +149,18 @@ def analyse(contour: np.ndarray, frame_area: float, hull: np.ndarray | None = No
     if whole is not None:
         hyps.extend(h for h in whole.hypotheses if len(h) == 2)
     return Candidate(tuple(hyps)) if hyps else None
+
+
+def without_spurs(contour: np.ndarray, frame_area: float) -> list[np.ndarray]:
+    """A blob's pieces once thin bands are cut off (a plank seam or a grid line that runs into a
+    card's outline joins the card's blob and spoils its shape); the card-sized pieces only."""
+    x, y, w, h = cv2.boundingRect(contour)
+    size = round(SPUR_SHARE * np.sqrt(MIN_CARD_SHARE * frame_area / CARD_ASPECT)) | 1
+    piece = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(piece, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
+    piece = cv2.morphologyEx(piece, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    pieces, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x - 1, y - 1))
+    return [p for p in pieces if cv2.contourArea(p) >= MIN_CARD_SHARE * frame_area]
 
 
 def card_sized(quad: np.ndarray, frame_area: float) -> bool:

@@ -10,7 +10,9 @@ cues over a small copy of the frame, each giving a mask of "enclosed, solid" reg
     on plain tables, strong ones keep grain, weave and printed grids from closing around a card;
   - distance from the table's own colours (learnt from the frame's border, where cards rarely
     lie), after a median filter that wipes out grain lines and grid lines.
-Every blob of every mask is read as one card, two touching cards, or nothing (clutter); each
+Every blob of every mask is read as one card, two touching cards, or nothing (clutter); an edge
+map's blob that is nothing is read again with its thin spurs cut off (a plank seam that runs
+into a full-bleed card's outline joins the card's blob and spoils its shape). Each
 quad is scored by how much of its outline is a real step in colour (edge support), duplicates
 from several cues are merged, best support first. A blob shaped like one card could also be
 two cards touching along their long edges, so such a blob carries both readings as hypotheses
@@ -26,7 +28,7 @@ from functools import partial
 import cv2
 import numpy as np
 
-from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam
+from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
 from vision.lattice import blob_rectangle, cloth_mask, cloth_period, rim, snap_to_checks
 from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support
 
@@ -50,6 +52,8 @@ APART_OVERLAP = 0.1  # intersection / smaller area below which two quads are two
 CUE_ORDER = (2, 1, 3, 0, 4)  # mid edges first (clean on most tables), the table's colours (4) last
 CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checked or gridded tables only
 SETTLED_SUPPORT = 0.9  # a card outlined with this much edge support is not fitted again by later cues
+SPUR_TRUST = 0.85  # support kept by a piece cut from a blob (where the cut fell, its outline is the
+# cut's): below SETTLED_SUPPORT, so a later cue still fits the place, and below a whole blob's
 SETTLED_AREA = (0.8, 1.25)  # ... when the later blob has about the same area (not a card plus a hand)
 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -156,10 +160,11 @@ def _settled(contour: np.ndarray, area: float, found: list[Candidate]) -> bool:
 
 
 def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray, known: list[Candidate],
-           fit: Callable[[np.ndarray], Candidate | None]) -> tuple[list[Candidate], list[np.ndarray]]:
+           fit: Callable[[np.ndarray], Candidate | None], spurs: bool = False) -> tuple[list[Candidate], list[np.ndarray]]:
     """The new card candidates of one mask (scored by edge support), and its blobs that are no card.
 
-    fit reads a blob as cards (detect's own analyse, or the cloth's rectangles)."""
+    fit reads a blob as cards (detect's own analyse, or the cloth's rectangles); spurs: a blob
+    that is no card is read again with thin spurs cut off."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     found, others = [], []
     for contour in contours:
@@ -170,13 +175,23 @@ def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray, known: li
             continue
         if _settled(contour, area, known):
             continue
-        candidate = fit(contour)
-        if candidate is None:
+        fitted, trust = _fitted(contour, frame_area, fit, spurs)
+        if not fitted or trust < 1.0:  # read in pieces, it may still be a hand: its palm cut from its fingers
             others.append(contour)
-            continue
-        support = min(edge_support(colour_u8, q) for q in candidate.hypotheses[0])
-        found.append(Candidate(candidate.hypotheses, support))
+        for candidate in fitted:
+            support = min(edge_support(colour_u8, q) for q in candidate.hypotheses[0])
+            found.append(Candidate(candidate.hypotheses, trust * support))
     return found, others
+
+
+def _fitted(contour: np.ndarray, frame_area: float, fit: Callable[[np.ndarray], Candidate | None],
+            spurs: bool) -> tuple[list[Candidate], float]:
+    """A blob read as cards, or failing that (spurs) its pieces once thin spurs are cut off; and
+    how far their edge support is trusted."""
+    candidate = fit(contour)
+    if candidate is not None or not spurs:
+        return ([candidate] if candidate is not None else []), 1.0
+    return [c for piece in without_spurs(contour, frame_area) if (c := fit(piece)) is not None], SPUR_TRUST
 
 
 def _hand_like(blob: np.ndarray, frame_area: float) -> bool:
@@ -300,7 +315,10 @@ def detect(frame: np.ndarray) -> Detection:
             fit = partial(_cloth_cards, frame_area=frame_area, colour_u8=colour_u8, grad=grad, period=period)
         else:
             mask = table_mask(colour_u8)
-        found, others = _blobs(mask, frame_area, colour_u8, everything, fit)
+        # An edge map's blob may hold a plank seam the card's outline runs into. Not on checks: the
+        # cloth cue reads those cards, and a blob of checks cut at its spurs looks like a card.
+        spurs = level < len(EDGE_LEVELS) and not period
+        found, others = _blobs(mask, frame_area, colour_u8, everything, fit, spurs)
         everything += found
         if level == CLUTTER_EDGES:
             strays += others

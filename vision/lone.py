@@ -27,14 +27,13 @@ import cv2
 import numpy as np
 
 from vision import detect as D
-from vision.blobs import MAX_CARD_SHARE, aspect, rectangular
+from vision.blobs import CARD_ASPECT, MAX_CARD_SHARE, aspect, rectangular
 from vision.sides import along_support, iou, short_side, side_lengths, snap
 
 SNAP_SHARE = 0.06  # each end of a side may move this share of the card's short side when snapped
 MIN_ALONG = 0.75  # share of the outline that must be an edge along it for a photo to be enrolled
 SPUR_CUT = (0.12, 0.22)  # openings, as a share of the expected card's short side, that cut spurs off
 LONE_HEIGHT = (0.2, 0.6)  # a lone card's height as a share of the frame's (a clear photo is a close one)
-CARD_ASPECT = 88 / 63  # a card's long side over its short side
 HULL_SHARE = 0.8  # a card's blob may cover this little of its outline (a hole inside an outline, a spur cut off)
 INSIDE = 0.95  # share of an outline inside another for it to be a panel of the other's card
 PANEL_OFFSET = 0.08  # ... and centred in it: centres this close, as a share of the outer outline's size (a card

@@ -1,0 +1,34 @@
+"""The live read's card search (vision.detect) on strongly seamed wood: a full-bleed card whose
+outline runs into plank seams is still outlined, and the seams alone are never a card."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.art import card_face
+from vision.detect import detect
+from vision.photo import PhotoConditions, Thing, take_photo
+from vision.sides import iou
+from vision.tables import TableTop
+
+LIVE = PhotoConditions(frames=((640, 480),), card_height=(0.25, 0.45))  # a live frame, cheap to draw
+MIN_IOU = 0.9  # a found outline this close to the true one warps to the same card image
+
+
+@pytest.mark.parametrize(("top", "seed"), [
+    (TableTop.BIRCH, 0), (TableTop.BIRCH, 8), (TableTop.WOOD_LIGHT, 0), (TableTop.WOOD_LIGHT, 8),
+])
+def test_a_painted_card_across_plank_seams_is_outlined(top, seed) -> None:
+    """Seams meet the card's edge and join its blob; cut off, the card's own shape is left."""
+    photo = take_photo([Thing(card_face("painted", "any", 3.0), "any", "any")], np.random.default_rng(seed), LIVE, top=top)
+    quads = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
+    assert max((iou(q, photo.seen[0].corners) for q in quads), default=0.0) >= MIN_IOU
+
+
+@pytest.mark.parametrize("top", [TableTop.BIRCH, TableTop.WOOD_LIGHT, TableTop.WOOD_DARK])
+@pytest.mark.parametrize("seed", [0, 8])
+def test_seamed_wood_alone_shows_no_card(top, seed) -> None:
+    """Planks and their seams, cut at every spur, still hold no card-shaped piece."""
+    photo = take_photo([], np.random.default_rng(seed), LIVE, top=top)
+    assert detect(photo.image).candidates == ()
