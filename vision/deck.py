@@ -27,6 +27,7 @@ from vision.features import (
     describe,
     fine_vector,
     mid_vector,
+    sharpness,
 )
 from vision.twins import Family
 
@@ -217,7 +218,7 @@ class Deck:
         """
         aligned = align_to(image, family.template)
         fine, mid = fine_vector(aligned), mid_vector(aligned)
-        twins = family.seen_at(resolution)
+        twins = family.seen_like(resolution, sharpness(aligned))
         beats = twins.regions.beats(fine) + FAMILY_COLOUR_WEIGHT * (colour[:, None] - colour[None, :])
         np.fill_diagonal(beats, np.inf)
         worst = beats.min(axis=1)

@@ -28,6 +28,7 @@ FINE_SURROUND = 5.0  # cells; detail finer than this is kept: letters, not light
 MID_GRID = (30, 42)  # (w, h) grey cells: shapes a few mm across, where painted texture has averaged out
 MID_BLUR = 1.0  # cells
 MID_SURROUND = 4.0  # cells; detail finer than this is kept, light falling off is not
+SHARPNESS_EPS = 1.0  # grey levels added to a card's spread: a blank card has no detail, not infinite detail
 ALIGN_SIZE = (63, 88)  # (w, h) px: 1 px per mm is enough to lock onto a card's layout
 ALIGN_CRITERIA = (3, 10, 1e-3)  # ECC stops after 10 steps or when a step moves < 1e-3 (COUNT|EPS)
 REFERENCE_ALIGN_CRITERIA = (3, 60, 1e-4)  # a deck's references are aligned once per deck: worth converging fully
@@ -121,6 +122,13 @@ def mid_vector(card: np.ndarray) -> np.ndarray:
     their fine layouts hardly correlate; at a few millimetres the painting is the same in both.
     """
     return _unit(_band_pass(_inner_grey(card), MID_GRID, MID_BLUR, MID_SURROUND))
+
+
+def sharpness(card: np.ndarray) -> float:
+    """How much fine detail a canonical card image (BGR or grey) holds: the mean size of its grey
+    inner area's Laplacian over the area's spread (blur lowers it, light and contrast do not)."""
+    grey = _inner_grey(card).astype(np.float32)
+    return float(np.abs(cv2.Laplacian(grey, cv2.CV_32F)).mean() / (grey.std() + SHARPNESS_EPS))
 
 
 def describe(card: np.ndarray, fine: bool = True) -> Descriptor:

@@ -5,6 +5,8 @@ A card seen small is blurred by the camera's own pixels; its letters and digits 
 enrolled photos were mostly taken closer. Compared as they are, a blurred card looks more like
 whichever twin's photos happen to be the blurrier, whatever it shows; so the twins are compared
 as the camera would see them at the card's resolution (Family.seen_at), and only then told apart.
+Focus and motion blur a card as a smaller size would: the twins are seen at the resolution whose
+look holds no more detail than the card itself (Family.seen_like).
 """
 
 from __future__ import annotations
@@ -15,13 +17,14 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.features import FINE_GRID, at_resolution, fine_vector, mid_vector
+from vision.features import FINE_GRID, at_resolution, fine_vector, mid_vector, sharpness
 
 REGION_SIGMAS = 3.0  # a fine cell where two twins differ by this many robust sigmas (of all cells) sets them apart
 REGION_MIN_SHARE = 0.01  # the distinguishing region keeps at least this share of the card's cells (a digit is ~1%)
 REGION_REACH = 2  # fine cells (~2 mm): how far a twin's letters may lie off the family template after alignment
 FAMILY_F = 6.0  # between-twin over within-card variance above which a cell is where the family varies at all:
                 # with 2 photos of each of 5-13 twins, chance alone passes it in well under 1% of cells
+SHARPNESS_SLACK = 1.15  # a look may hold this much more detail than the card (photos of one card vary so much)
 RESOLUTION_STEP = 0.05  # canonical px per px: cards seen within this of one resolution share one look at the twins
 
 
@@ -32,6 +35,7 @@ class Layouts:
     fine: np.ndarray  # (cards, fine) unit norm
     mid: np.ndarray  # (cards, mid) unit norm
     regions: Regions
+    sharpness: float  # median features.sharpness of the photos as this look shows them
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,7 +59,8 @@ class Family:
         photos, fine, mid = _layouts(aligned, owner, cards)
         noise = _photo_noise(photos, owner, cards, fine)
         regions = Regions.learn(fine, noise, _varying(photos, owner, cards, noise))
-        return Family(members, template, asymmetry, cards, owner, tuple(aligned), Layouts(fine, mid, regions))
+        return Family(members, template, asymmetry, cards, owner, tuple(aligned),
+                      Layouts(fine, mid, regions, _sharpness(aligned)))
 
     def seen_at(self, resolution: float) -> Layouts:
         """The twins as a card seen at this resolution (frame px per canonical px) shows them: the
@@ -66,8 +71,17 @@ class Family:
         if step not in self._seen:
             looks = [at_resolution(im, max(step, 1) * RESOLUTION_STEP) for im in self.aligned]
             _, fine, mid = _layouts(looks, self.owner, self.cards)
-            self._seen[step] = Layouts(fine, mid, self.sharp.regions.with_layouts(fine))
+            self._seen[step] = Layouts(fine, mid, self.sharp.regions.with_layouts(fine), _sharpness(looks))
         return self._seen[step]
+
+    def seen_like(self, resolution: float, detail: float) -> Layouts:
+        """The twins as a card seen at this resolution with this much detail (features.sharpness)
+        shows them: blur and motion cost detail as a smaller card would, so the look is taken at
+        the highest resolution whose photos hold no more detail than the card (its own at most)."""
+        step = min(round(resolution / RESOLUTION_STEP), round(1.0 / RESOLUTION_STEP))
+        while step > 1 and self.seen_at(step * RESOLUTION_STEP).sharpness > SHARPNESS_SLACK * detail:
+            step -= 1
+        return self.seen_at(max(step, 1) * RESOLUTION_STEP)
 
 
 @dataclass(frozen=True, eq=False)
@@ -214,6 +228,11 @@ def _photo_noise(photos: np.ndarray, owner: np.ndarray, cards: np.ndarray, fine:
     if spare <= 0:
         return None
     return _smoothed((residual**2).sum(axis=0) / spare)
+
+
+def _sharpness(images: Sequence[np.ndarray]) -> float:
+    """The median detail (features.sharpness) of some canonical card images."""
+    return float(np.median([sharpness(im) for im in images]))
 
 
 def _layouts(images: Sequence[np.ndarray], owner: np.ndarray,
