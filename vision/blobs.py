@@ -152,15 +152,17 @@ def analyse(contour: np.ndarray, frame_area: float, hull: np.ndarray | None = No
 
 
 def without_spurs(contour: np.ndarray, frame_area: float) -> list[np.ndarray]:
-    """A blob's pieces once thin bands are cut off (a plank seam or a grid line that runs into a
-    card's outline joins the card's blob and spoils its shape); the card-sized pieces only."""
+    """A blob's one card-sized piece once thin bands are cut off (a plank seam or a grid line that
+    runs into a card's outline joins the card's blob and spoils its shape); none when the cut
+    leaves several (a net of checks or grid cells, not a card with spurs)."""
     x, y, w, h = cv2.boundingRect(contour)
     size = round(SPUR_SHARE * np.sqrt(MIN_CARD_SHARE * frame_area / CARD_ASPECT)) | 1
     piece = np.zeros((h + 2, w + 2), np.uint8)
     cv2.drawContours(piece, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
     piece = cv2.morphologyEx(piece, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
     pieces, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x - 1, y - 1))
-    return [p for p in pieces if cv2.contourArea(p) >= MIN_CARD_SHARE * frame_area]
+    pieces = [p for p in pieces if cv2.contourArea(p) >= MIN_CARD_SHARE * frame_area]
+    return pieces if len(pieces) == 1 else []
 
 
 def card_sized(quad: np.ndarray, frame_area: float) -> bool:

@@ -26,9 +26,9 @@ def test_a_painted_card_across_plank_seams_is_outlined(top, seed) -> None:
     assert max((iou(q, photo.seen[0].corners) for q in quads), default=0.0) >= MIN_IOU
 
 
-@pytest.mark.parametrize("top", [TableTop.BIRCH, TableTop.WOOD_LIGHT, TableTop.WOOD_DARK])
+@pytest.mark.parametrize("top", [TableTop.BIRCH, TableTop.WOOD_LIGHT, TableTop.WOOD_DARK, TableTop.MAT_SQUARE, TableTop.MAT_HEX])
 @pytest.mark.parametrize("seed", [0, 8])
-def test_seamed_wood_alone_shows_no_card(top, seed) -> None:
-    """Planks and their seams, cut at every spur, still hold no card-shaped piece."""
+def test_seamed_wood_or_a_grid_alone_shows_no_card(top, seed) -> None:
+    """Planks and their seams, or a mat's grid, cut at every spur, still hold no card-shaped piece."""
     photo = take_photo([], np.random.default_rng(seed), LIVE, top=top)
     assert detect(photo.image).candidates == ()
