@@ -35,6 +35,7 @@ class Candidate:
 
     hypotheses: tuple[tuple[np.ndarray, ...], ...]
     support: float = 1.0  # share of the first hypothesis' outline that is a real colour step
+    outer: tuple[tuple[np.ndarray, ...], ...] = ()  # outlines moved out onto a rim: read only when no hypothesis is
 
 
 def four_sided(points: np.ndarray) -> np.ndarray | None:

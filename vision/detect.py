@@ -16,7 +16,9 @@ into a full-bleed card's outline joins the card's blob and spoils its shape). Ea
 quad is scored by how much of its outline is a real step in colour (edge support), duplicates
 from several cues are merged, best support first. A blob shaped like one card could also be
 two cards touching along their long edges, so such a blob carries both readings as hypotheses
-and the reader keeps whichever the deck recognises.
+and the reader keeps whichever the deck recognises. A light card on a light table may show only
+its art's panel: each one-card outline is also moved out onto a rim around it (Candidate.outer),
+which the reader reads when no outline as found is named.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ import cv2
 import numpy as np
 
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
-from vision.lattice import blob_rectangle, cloth_mask, cloth_period, rim, snap_to_checks
-from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support
+from vision.lattice import RIM_ALONG, blob_rectangle, cloth_mask, cloth_period, rim, snap_to_checks
+from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support, short_side, to_rim
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
@@ -58,7 +60,8 @@ SPUR_CONTRAST = 2.0  # band spreads a piece's inside must differ by: tuning tabl
 # grid cells reach 1.4, cards cut from seams 2.7 and up
 SPUR_RING = 0.15  # width of the inside's margin and of the outside band, as a share of the piece's size
 SPUR_MIN_PX = 5  # pixels each side needs for a mean colour
-SETTLED_AREA = (0.8, 1.25)  # ... when the later blob has about the same area (not a card plus a hand)
+SETTLED_AREA = (0.8, 1.25)
+PANEL_REACH = 0.3  # share of a card's short side its art's panel may lie inside its rim  # ... when the later blob has about the same area (not a card plus a hand)
 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DILATE = np.ones((3, 3), np.uint8)
@@ -308,6 +311,20 @@ def _to_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray], colour_u8: np.
     return Candidate(hyps, min(edge_support(colour_u8, q) for q in hyps[0]))
 
 
+def _with_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray]) -> Candidate:
+    """A candidate with each one-card outline also moved out onto a rim around it (where there is
+    one), to be read when no outline as found is named (vision.reader)."""
+    moved = []
+    for hyp in cand.hypotheses:
+        if len(hyp) != 1:
+            continue
+        reach = PANEL_REACH * short_side(hyp[0])
+        out = to_rim(grad, hyp[0], reach, RIM_ALONG, max(2, int(reach) + 1))
+        if np.abs(out - hyp[0]).max() > 0:
+            moved.append((out,))
+    return Candidate(cand.hypotheses, cand.support, tuple(moved))
+
+
 def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
     """The frame's YCrCb copy at WORK_HEIGHT (never enlarged), and the scale from frame to copy."""
     h, w = frame.shape[:2]
@@ -319,6 +336,11 @@ def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
 def to_frame(quad: np.ndarray, per_px: float | np.ndarray) -> np.ndarray:
     """Work-copy px corners to frame px (per_px: frame px per work px, one or per axis; pixel centres kept)."""
     return (quad + 0.5) * per_px - 0.5
+
+
+def _in_frame(hyps: tuple[tuple[np.ndarray, ...], ...], per_px: np.ndarray) -> tuple[tuple[np.ndarray, ...], ...]:
+    """Hypotheses' work-copy quads in frame pixels."""
+    return tuple(tuple(to_frame(q, per_px) for q in hyp) for hyp in hyps)
 
 
 def detect(frame: np.ndarray) -> Detection:
@@ -353,8 +375,9 @@ def detect(frame: np.ndarray) -> Detection:
     kept = _merge(everything)
     if period:  # on checks a card's outline is often lost in the net but its art's panel is not
         kept = [_to_rim(c, grad, colour_u8) for c in kept]
+    else:  # a light card on a light table may show only its art's panel: its rim comes after
+        kept = [_with_rim(c, grad) for c in kept]
     clutter = _uncovered(strays, kept, colour_u8.shape[:2])
     per_px = np.array([w / colour_u8.shape[1], h / colour_u8.shape[0]])
-    full = tuple(Candidate(tuple(tuple(to_frame(q, per_px) for q in hyp) for hyp in c.hypotheses), c.support)
-                 for c in kept)
+    full = tuple(Candidate(_in_frame(c.hypotheses, per_px), c.support, _in_frame(c.outer, per_px)) for c in kept)
     return Detection(full, clutter)

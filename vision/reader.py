@@ -142,21 +142,29 @@ class CardReader:
         detection = detect(frame)
         cards: list[CardReading] = []
         for candidate in detection.candidates:
-            cards.extend(self._read_candidate(frame, candidate))
+            cards.extend(self.read_candidate(frame, candidate))
         return FrameReading(tuple(cards), detection.clutter)
 
-    def _read_candidate(self, frame: np.ndarray, candidate: Candidate) -> list[CardReading]:
-        """The likeliest hypothesis' readings; a card two hypotheses name differently is refused."""
+    def read_candidate(self, frame: np.ndarray, candidate: Candidate) -> list[CardReading]:
+        """One detected candidate's readings: its likeliest hypothesis', or when none is named, its
+        outer outlines' (vision.detect); a card two outlines name differently is refused."""
         tried: list[tuple[tuple[bool, float], list[tuple[CardReading, Match]]]] = []
         for hypothesis in candidate.hypotheses:
-            read = [self._read_quad(frame, q) for q in hypothesis]
-            tried.append(((all(r.card is not None for r, _ in read), float(np.mean([m.score for _, m in read]))), read))
-            if tried[-1][0][0] and min(m.score for _, m in read) >= SURE_SCORE:
+            tried.append(self._read_hypothesis(frame, hypothesis))
+            if tried[-1][0][0] and min(m.score for _, m in tried[-1][1]) >= SURE_SCORE:
                 break  # hypotheses come likeliest first: a sure reading needs no rival
+        if not any(named for (named, _), _ in tried):  # perhaps only its art's panel was found: its rim, then
+            tried += [self._read_hypothesis(frame, hypothesis) for hypothesis in candidate.outer]
         (named, _), best = max(tried, key=lambda t: t[0])
         # what each other outline looks most like, named or not: a sure-looking card refused on detail still counts
         rivals = [replace(r, card=m.card) for _, read in tried if read is not best for r, m in read if m.score >= MIN_SCORE]
         return [_refused(r) if named and disputed(r, rivals) else r for r, _ in best]
+
+    def _read_hypothesis(self, frame: np.ndarray,
+                         hypothesis: tuple[np.ndarray, ...]) -> tuple[tuple[bool, float], list[tuple[CardReading, Match]]]:
+        """A hypothesis' readings, ranked by whether all are named and their mean score."""
+        read = [self._read_quad(frame, q) for q in hypothesis]
+        return (all(r.card is not None for r, _ in read), float(np.mean([m.score for _, m in read]))), read
 
 
 def disputed(reading: CardReading, rivals: list[CardReading]) -> bool:

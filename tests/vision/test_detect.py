@@ -32,3 +32,15 @@ def test_seamed_wood_or_a_grid_alone_shows_no_card(top, seed) -> None:
     """Planks and their seams, or a mat's grid, cut at every spur, still hold no card-shaped piece."""
     photo = take_photo([], np.random.default_rng(seed), LIVE, top=top)
     assert detect(photo.image).candidates == ()
+
+
+@pytest.mark.parametrize(("top", "seed"), [(TableTop.MARBLE, 0), (TableTop.MARBLE, 4), (TableTop.LAMINATE, 4)])
+def test_a_light_card_showing_only_its_panel_keeps_its_rim_as_an_outer_outline(top, seed) -> None:
+    """A painted set-up card on a light table: its scroll panel stands out, its light rim hardly;
+    the outline moved out onto the rim is kept for the reader (Candidate.outer)."""
+    photo = take_photo([Thing(card_face("painted", "setup-04", 3.0), "setup-04", "setup-04")],
+                       np.random.default_rng(seed), LIVE, top=top)
+    truth = photo.seen[0].corners
+    candidates = detect(photo.image).candidates
+    assert max(iou(q, truth) for c in candidates for h in c.hypotheses for q in h) < MIN_IOU
+    assert max(iou(q, truth) for c in candidates for h in c.outer for q in h) >= MIN_IOU

@@ -8,7 +8,7 @@ import pytest
 from vision.art import card_face
 from vision.cards import CARD_IDS, SETUP_CARDS, setup_letters
 from vision.deck import Match
-from vision.detect import detect
+from vision.detect import Candidate, detect
 from vision.photo import PhotoConditions, Thing, take_photo
 from vision.props import Background, foreign_card, random_back, render_background
 from vision.reader import CardReader, CardReading, FrameReading, disputed, judge
@@ -186,6 +186,19 @@ def test_a_card_beside_one_a_stronger_cue_found_alone_is_kept() -> None:
                        PhotoConditions(), top=TableTop.LAMINATE, pair=True)
     quads = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
     assert all(max(iou(q, s.corners) for q in quads) >= 0.8 for s in photo.seen)
+
+
+@pytest.mark.parametrize("card", ["setup-04", "blue-C2", "red-yeti"])
+def test_a_card_whose_panel_was_outlined_is_read_by_its_rim(reader: CardReader, faces, card: str) -> None:
+    """Only the panel inside a card was outlined (a light card on a light table): the outline moved
+    out onto its rim is read then, and only then."""
+    image, corners = _frame_at(faces[card], 25.0, seed=3)
+    panel = corners.mean(axis=0) + 0.7 * (corners - corners.mean(axis=0))
+    (panel_only,) = reader.read_candidate(image, Candidate(((panel,),)))
+    (by_rim,) = reader.read_candidate(image, Candidate(((panel,),), outer=((corners,),)))
+    assert panel_only.card is None and by_rim.card == card
+    (as_found,) = reader.read_candidate(image, Candidate(((corners,),), outer=((panel,),)))
+    assert as_found.card == card  # a named outline is not second-guessed by its rim's
 
 
 @pytest.mark.parametrize(("detail", "named"), [
