@@ -146,14 +146,16 @@ class CardReader:
         return FrameReading(tuple(cards), detection.clutter)
 
     def read_candidate(self, frame: np.ndarray, candidate: Candidate) -> list[CardReading]:
-        """One detected candidate's readings: its likeliest hypothesis', or when none is named, its
-        outer outlines' (vision.detect); a card two outlines name differently is refused."""
+        """One detected candidate's readings: its likeliest hypothesis', or when none looks like a
+        card at all, its outer outlines' (vision.detect); a card two outlines name differently is refused."""
         tried: list[tuple[tuple[bool, float], list[tuple[CardReading, Match]]]] = []
         for hypothesis in candidate.hypotheses:
             tried.append(self._read_hypothesis(frame, hypothesis))
             if tried[-1][0][0] and min(m.score for _, m in tried[-1][1]) >= SURE_SCORE:
                 break  # hypotheses come likeliest first: a sure reading needs no rival
-        if not any(named for (named, _), _ in tried):  # perhaps only its art's panel was found: its rim, then
+        # An outline that looks like no card at all may be its art's panel: the rim around it, then.
+        # Not when one looks like a card and was refused on its detail: a rim outline overshoots a little.
+        if all(m.score < MIN_SCORE for _, read in tried for _, m in read):
             tried += [self._read_hypothesis(frame, hypothesis) for hypothesis in candidate.outer]
         (named, _), best = max(tried, key=lambda t: t[0])
         # what each other outline looks most like, named or not: a sure-looking card refused on detail still counts
