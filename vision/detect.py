@@ -314,15 +314,16 @@ def _to_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray], colour_u8: np.
 def _with_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray]) -> Candidate:
     """A candidate with each one-card outline also moved out onto a rim around it (where there is
     one), to be read when no outline as found is named (vision.reader)."""
-    moved = []
-    for hyp in cand.hypotheses:
-        if len(hyp) != 1:
-            continue
-        reach = PANEL_REACH * short_side(hyp[0])
-        out = to_rim(grad, hyp[0], reach, RIM_ALONG, max(2, int(reach) + 1))
-        if np.abs(out - hyp[0]).max() > 0:
-            moved.append((out,))
+    moved = [(out,) for hyp in cand.hypotheses if len(hyp) == 1
+             for out in [panel_rim(grad, hyp[0])] if np.abs(out - hyp[0]).max() > 0]
     return Candidate(cand.hypotheses, cand.support, tuple(moved))
+
+
+def panel_rim(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray:
+    """A quad moved out (up to PANEL_REACH) onto a rim around it, as if it were a card's art panel;
+    as it is where no rim runs round it."""
+    reach = PANEL_REACH * short_side(quad)
+    return to_rim(grad, quad, reach, RIM_ALONG, max(2, int(reach) + 1))
 
 
 def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:

@@ -54,8 +54,9 @@ class LoneCard:
     corners: np.ndarray | None
     along: float  # share of the outline that is an edge along it (0..1)
     reason: str = ""
-    others: tuple[np.ndarray, ...] = ()  # the next outlines well enough edged, best first: enrollment
-                                         # tries them when the first does not look like the card
+    others: tuple[np.ndarray, ...] = ()  # the next outlines well enough edged, best first, and last the
+                                         # best's rim (if it may be a panel): enrollment tries them when
+                                         # the first does not look like the card
 
 
 def _holes(edges: np.ndarray, low: float) -> list[np.ndarray]:
@@ -151,6 +152,9 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
         return LoneCard(None, along, f"the best card outline is only {along:.0%} edge (needs {MIN_ALONG:.0%}):"
                         " the card's rim does not stand out from the table")
     others = _others(scored, best)
+    rim = D.panel_rim(grad, best)  # last: the best outline may be the art's panel of a light card
+    if np.abs(rim - best).max() > 0 and not any(iou(rim, q) > SAME_QUAD for q in others):
+        others.append(rim)
     return LoneCard(D.to_frame(best, 1 / scale), along, others=tuple(D.to_frame(q, 1 / scale) for q in others))
 
 
