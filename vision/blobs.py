@@ -35,7 +35,7 @@ class Candidate:
 
     hypotheses: tuple[tuple[np.ndarray, ...], ...]
     support: float = 1.0  # share of the first hypothesis' outline that is a real colour step
-    outer: tuple[tuple[np.ndarray, ...], ...] = ()  # outlines moved out onto a rim: read only when no hypothesis is
+    outer: tuple[tuple[np.ndarray, ...], ...] = ()  # outlines moved out onto a rim, for when none above looks like a card
 
 
 def four_sided(points: np.ndarray) -> np.ndarray | None:

@@ -18,7 +18,7 @@ from several cues are merged, best support first. A blob shaped like one card co
 two cards touching along their long edges, so such a blob carries both readings as hypotheses
 and the reader keeps whichever the deck recognises. A light card on a light table may show only
 its art's panel: each one-card outline is also moved out onto a rim around it (Candidate.outer),
-which the reader reads when no outline as found is named.
+which the reader reads when no outline as found looks like a card at all.
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ SPUR_CONTRAST = 2.0  # band spreads a piece's inside must differ by: tuning tabl
 # grid cells reach 1.4, cards cut from seams 2.7 and up
 SPUR_RING = 0.15  # width of the inside's margin and of the outside band, as a share of the piece's size
 SPUR_MIN_PX = 5  # pixels each side needs for a mean colour
-SETTLED_AREA = (0.8, 1.25)
-PANEL_REACH = 0.3  # share of a card's short side its art's panel may lie inside its rim  # ... when the later blob has about the same area (not a card plus a hand)
+SETTLED_AREA = (0.8, 1.25)  # ... when the later blob has about the same area (not a card plus a hand)
+PANEL_REACH = 0.3  # share of a card's short side its art's panel may lie inside its rim (a scroll on light stock)
 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DILATE = np.ones((3, 3), np.uint8)
@@ -313,7 +313,7 @@ def _to_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray], colour_u8: np.
 
 def _with_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray]) -> Candidate:
     """A candidate with each one-card outline also moved out onto a rim around it (where there is
-    one), to be read when no outline as found is named (vision.reader)."""
+    one), to be read when no outline as found looks like a card (vision.reader)."""
     moved = [(out,) for hyp in cand.hypotheses if len(hyp) == 1
              for out in [panel_rim(grad, hyp[0])] if np.abs(out - hyp[0]).max() > 0]
     return Candidate(cand.hypotheses, cand.support, tuple(moved))
@@ -376,7 +376,7 @@ def detect(frame: np.ndarray) -> Detection:
     kept = _merge(everything)
     if period:  # on checks a card's outline is often lost in the net but its art's panel is not
         kept = [_to_rim(c, grad, colour_u8) for c in kept]
-    else:  # a light card on a light table may show only its art's panel: its rim comes after
+    else:  # a light card on a light table may show only its art's panel: its rim, in reserve
         kept = [_with_rim(c, grad) for c in kept]
     clutter = _uncovered(strays, kept, colour_u8.shape[:2])
     per_px = np.array([w / colour_u8.shape[1], h / colour_u8.shape[0]])
