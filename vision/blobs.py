@@ -10,7 +10,9 @@ first, for the deck to choose among (vision.detect, vision.lone).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -35,7 +37,12 @@ class Candidate:
 
     hypotheses: tuple[tuple[np.ndarray, ...], ...]
     support: float = 1.0  # share of the first hypothesis' outline that is a real colour step
-    outer: tuple[tuple[np.ndarray, ...], ...] = ()  # outlines moved out onto a rim, for when none above looks like a card
+    rims: Callable[[], tuple[tuple[np.ndarray, ...], ...]] | None = field(default=None, repr=False)  # makes outer
+
+    @cached_property
+    def outer(self) -> tuple[tuple[np.ndarray, ...], ...]:
+        """Outlines moved out onto a rim, for when none above looks like a card: made on first use."""
+        return self.rims() if self.rims is not None else ()
 
 
 def four_sided(points: np.ndarray) -> np.ndarray | None:
@@ -126,13 +133,23 @@ def cut_at_seam(contour: np.ndarray, hull: np.ndarray) -> list[np.ndarray]:
     if len(deep) < 2:
         return []
     top = deep[np.argsort(-deep[:, 3])][:2]
-    a, b = (tuple(int(v) for v in contour[d[2], 0]) for d in top)
+    a, b = (contour[d[2], 0] for d in top)
+
+    def cut(piece: np.ndarray, shift: np.ndarray) -> np.ndarray:
+        return cv2.line(piece, tuple(int(v) for v in a + shift), tuple(int(v) for v in b + shift), 0, 2)
+
+    return [p for p in _recut(contour, cut) if cv2.contourArea(p) > 0.25 * size * size]
+
+
+def _recut(contour: np.ndarray, change: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> list[np.ndarray]:
+    """The outer outlines of a blob once change(piece, shift) altered its filled shape (drawn in a
+    box of its own; shift: blob px to box px)."""
     x, y, w, h = cv2.boundingRect(contour)
     piece = np.zeros((h + 2, w + 2), np.uint8)
     cv2.drawContours(piece, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
-    cv2.line(piece, (a[0] + 1 - x, a[1] + 1 - y), (b[0] + 1 - x, b[1] + 1 - y), 0, 2)
-    pieces, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x - 1, y - 1))
-    return [p for p in pieces if cv2.contourArea(p) > 0.25 * size * size]
+    pieces, _ = cv2.findContours(change(piece, np.array([1 - x, 1 - y])), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                 offset=(x - 1, y - 1))
+    return list(pieces)
 
 
 def analyse(contour: np.ndarray, frame_area: float, hull: np.ndarray | None = None,
@@ -156,13 +173,10 @@ def without_spurs(contour: np.ndarray, frame_area: float) -> list[np.ndarray]:
     """A blob's one card-sized piece once thin bands are cut off (a plank seam or a grid line that
     runs into a card's outline joins the card's blob and spoils its shape); none when the cut
     leaves several (a net of checks or grid cells, not a card with spurs)."""
-    x, y, w, h = cv2.boundingRect(contour)
     size = round(SPUR_SHARE * np.sqrt(MIN_CARD_SHARE * frame_area / CARD_ASPECT)) | 1
-    piece = np.zeros((h + 2, w + 2), np.uint8)
-    cv2.drawContours(piece, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
-    piece = cv2.morphologyEx(piece, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
-    pieces, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x - 1, y - 1))
-    pieces = [p for p in pieces if cv2.contourArea(p) >= MIN_CARD_SHARE * frame_area]
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    pieces = [p for p in _recut(contour, lambda piece, _: cv2.morphologyEx(piece, cv2.MORPH_OPEN, kernel))
+              if cv2.contourArea(p) >= MIN_CARD_SHARE * frame_area]
     return pieces if len(pieces) == 1 else []
 
 

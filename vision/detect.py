@@ -31,8 +31,8 @@ import cv2
 import numpy as np
 
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
-from vision.lattice import RIM_ALONG, blob_rectangle, cloth_mask, cloth_period, rim, snap_to_checks
-from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support, short_side, to_rim
+from vision.lattice import blob_rectangle, cloth_mask, cloth_period, rim, snap_to_checks
+from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
@@ -182,9 +182,7 @@ def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray, known: li
             continue
         if _settled(contour, area, known):
             continue
-        fitted, trust = _fitted(contour, frame_area, fit, spurs)
-        if trust < 1.0:  # a piece must stand out from the table: a plank or a grid's cell cut out does not
-            fitted = [c for c in fitted if all(_stands_out(colour_u8, q) >= SPUR_CONTRAST for q in c.hypotheses[0])]
+        fitted, trust = _fitted(contour, frame_area, fit, colour_u8, spurs)
         if not fitted or trust < 1.0:  # read in pieces, it may still be a hand: its palm cut from its fingers
             others.append(contour)
         for candidate in fitted:
@@ -194,13 +192,15 @@ def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray, known: li
 
 
 def _fitted(contour: np.ndarray, frame_area: float, fit: Callable[[np.ndarray], Candidate | None],
-            spurs: bool) -> tuple[list[Candidate], float]:
-    """A blob read as cards, or failing that (spurs) its pieces once thin spurs are cut off; and
-    how far their edge support is trusted."""
+            colour_u8: np.ndarray, spurs: bool) -> tuple[list[Candidate], float]:
+    """A blob read as cards, or failing that (spurs) its pieces once thin spurs are cut off, those
+    that stand out from the table (a plank or a grid's cell cut out does not); and how far their
+    edge support is trusted."""
     candidate = fit(contour)
     if candidate is not None or not spurs:
         return ([candidate] if candidate is not None else []), 1.0
-    return [c for piece in without_spurs(contour, frame_area) if (c := fit(piece)) is not None], SPUR_TRUST
+    pieces = [c for piece in without_spurs(contour, frame_area) if (c := fit(piece)) is not None]
+    return [c for c in pieces if all(_stands_out(colour_u8, q) >= SPUR_CONTRAST for q in c.hypotheses[0])], SPUR_TRUST
 
 
 def _stands_out(colour_u8: np.ndarray, quad: np.ndarray) -> float:
@@ -311,19 +311,13 @@ def _to_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray], colour_u8: np.
     return Candidate(hyps, min(edge_support(colour_u8, q) for q in hyps[0]))
 
 
-def _with_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray]) -> Candidate:
-    """A candidate with each one-card outline also moved out onto a rim around it (where there is
-    one), to be read when no outline as found looks like a card (vision.reader)."""
-    moved = [(out,) for hyp in cand.hypotheses if len(hyp) == 1
-             for out in [panel_rim(grad, hyp[0])] if np.abs(out - hyp[0]).max() > 0]
-    return Candidate(cand.hypotheses, cand.support, tuple(moved))
-
-
-def panel_rim(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray:
-    """A quad moved out (up to PANEL_REACH) onto a rim around it, as if it were a card's art panel;
-    as it is where no rim runs round it."""
-    reach = PANEL_REACH * short_side(quad)
-    return to_rim(grad, quad, reach, RIM_ALONG, max(2, int(reach) + 1))
+def _rims(hyps: tuple[tuple[np.ndarray, ...], ...], grad: tuple[np.ndarray, np.ndarray],
+          per_px: np.ndarray) -> tuple[tuple[np.ndarray, ...], ...]:
+    """Each one-card outline (work px) moved out onto a rim around it, where there is one, in frame
+    px: what the reader reads when no outline as found looks like a card (Candidate.outer)."""
+    moved = tuple((out,) for hyp in hyps if len(hyp) == 1
+                  for out in [rim(grad, hyp[0], PANEL_REACH)] if np.abs(out - hyp[0]).max() > 0)
+    return _in_frame(moved, per_px)
 
 
 def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
@@ -376,9 +370,10 @@ def detect(frame: np.ndarray) -> Detection:
     kept = _merge(everything)
     if period:  # on checks a card's outline is often lost in the net but its art's panel is not
         kept = [_to_rim(c, grad, colour_u8) for c in kept]
-    else:  # a light card on a light table may show only its art's panel: its rim, in reserve
-        kept = [_with_rim(c, grad) for c in kept]
     clutter = _uncovered(strays, kept, colour_u8.shape[:2])
     per_px = np.array([w / colour_u8.shape[1], h / colour_u8.shape[0]])
-    full = tuple(Candidate(_in_frame(c.hypotheses, per_px), c.support, _in_frame(c.outer, per_px)) for c in kept)
+    # Elsewhere a light card on a light table may show only its art's panel: its rim, in reserve
+    # (made only when the reader asks: it seldom does).
+    full = tuple(Candidate(_in_frame(c.hypotheses, per_px), c.support,
+                           None if period else partial(_rims, c.hypotheses, grad, per_px)) for c in kept)
     return Detection(full, clutter)

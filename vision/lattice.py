@@ -136,7 +136,8 @@ RIM_REACH = 0.15  # share of a card's short side: a printed border is narrower (
 RIM_ALONG = 0.5  # share of a line that must be an edge along it to be the card's rim (a check cloth hides the rest)
 
 
-def rim(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray:
-    """A quad that may be the panel of a card's art moved out onto the card's rim, where there is one."""
-    reach = RIM_REACH * short_side(quad)
+def rim(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray, reach_share: float = RIM_REACH) -> np.ndarray:
+    """A quad that may be the panel of a card's art moved out onto the card's rim, where there is one
+    (reach_share: how far out to look, as a share of the quad's short side)."""
+    reach = reach_share * short_side(quad)
     return to_rim(grad, quad, reach, RIM_ALONG, max(2, int(reach) + 1))

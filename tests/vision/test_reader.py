@@ -195,9 +195,9 @@ def test_a_card_whose_panel_was_outlined_is_read_by_its_rim(reader: CardReader, 
     image, corners = _frame_at(faces[card], 25.0, seed=3)
     panel = corners.mean(axis=0) + 0.7 * (corners - corners.mean(axis=0))
     (panel_only,) = reader.read_candidate(image, Candidate(((panel,),)))
-    (by_rim,) = reader.read_candidate(image, Candidate(((panel,),), outer=((corners,),)))
+    (by_rim,) = reader.read_candidate(image, Candidate(((panel,),), rims=lambda: ((corners,),)))
     assert panel_only.card is None and by_rim.card == card
-    (as_found,) = reader.read_candidate(image, Candidate(((corners,),), outer=((panel,),)))
+    (as_found,) = reader.read_candidate(image, Candidate(((corners,),), rims=lambda: ((panel,),)))
     assert as_found.card == card  # a named outline is not second-guessed by its rim's
 
 
