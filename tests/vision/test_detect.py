@@ -26,6 +26,16 @@ def test_a_painted_card_across_plank_seams_is_outlined(top, seed) -> None:
     assert max((iou(q, photo.seen[0].corners) for q in quads), default=0.0) >= MIN_IOU
 
 
+@pytest.mark.parametrize("seed", [0, 4, 8])
+def test_the_mayors_two_painted_cards_one_seam_joins_are_both_outlined(seed) -> None:
+    """A seam running into both cards of a pair makes one blob of them; cut off, two cards are left."""
+    pair = ("forest", "desert")
+    photo = take_photo([Thing(card_face("painted", c, 3.0), c, c) for c in pair], np.random.default_rng(seed), LIVE,
+                       pair=True, top=TableTop.BIRCH)
+    quads = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
+    assert all(max((iou(q, s.corners) for q in quads), default=0.0) >= MIN_IOU for s in photo.seen)
+
+
 @pytest.mark.parametrize("top", [TableTop.BIRCH, TableTop.WOOD_LIGHT, TableTop.WOOD_DARK, TableTop.MAT_SQUARE, TableTop.MAT_HEX])
 @pytest.mark.parametrize("seed", [0, 8])
 def test_seamed_wood_or_a_grid_alone_shows_no_card(top, seed) -> None:
