@@ -29,7 +29,8 @@ SEAM_DEPTH = 0.015  # dent depth, as a share of the blob's size, that may mark a
 SPUR_SHARE = 0.4  # opening width, as a share of the smallest card's short side (about 10 work px):
 # wider than a plank seam or a grid line that runs into a card's outline (4-6 px), narrower than any card
 CARD_ASPECT = 88 / 63  # a card's long side over its short side
-MAX_SPUR_PIECES = 2  # card-sized pieces a cut blob may hold: two cards one seam runs into; a net of cells leaves more
+PAIR_AREA_RATIO = 0.6  # two pieces are the Mayor's two cards only when this alike in area (a tilted camera
+# changes a card's area by a fifth at most); a card and a check square cut from one cloth are not
 
 
 @dataclass(frozen=True, eq=False)
@@ -173,12 +174,16 @@ def analyse(contour: np.ndarray, frame_area: float, hull: np.ndarray | None = No
 def without_spurs(contour: np.ndarray, frame_area: float) -> list[np.ndarray]:
     """A blob's card-sized pieces once thin bands are cut off (a plank seam or a grid line that
     runs into a card's outline joins the card's blob and spoils its shape; one seam may join the
-    Mayor's two cards); none when the cut leaves more (a net of checks or grid cells, not cards)."""
+    Mayor's two cards, about the same size); none when the cut leaves more or unlike pieces (a net
+    of checks or grid cells, not cards)."""
     size = round(SPUR_SHARE * np.sqrt(MIN_CARD_SHARE * frame_area / CARD_ASPECT)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     pieces = [p for p in _recut(contour, lambda piece, _: cv2.morphologyEx(piece, cv2.MORPH_OPEN, kernel))
               if cv2.contourArea(p) >= MIN_CARD_SHARE * frame_area]
-    return pieces if len(pieces) <= MAX_SPUR_PIECES else []
+    if len(pieces) == 2:
+        small, big = sorted(cv2.contourArea(p) for p in pieces)
+        return pieces if small >= PAIR_AREA_RATIO * big else []
+    return pieces if len(pieces) == 1 else []
 
 
 def card_sized(quad: np.ndarray, frame_area: float) -> bool:
