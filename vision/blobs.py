@@ -178,12 +178,11 @@ def without_spurs(contour: np.ndarray, frame_area: float) -> list[np.ndarray]:
     of checks or grid cells, not cards)."""
     size = round(SPUR_SHARE * np.sqrt(MIN_CARD_SHARE * frame_area / CARD_ASPECT)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    pieces = [p for p in _recut(contour, lambda piece, _: cv2.morphologyEx(piece, cv2.MORPH_OPEN, kernel))
-              if cv2.contourArea(p) >= MIN_CARD_SHARE * frame_area]
-    if len(pieces) == 2:
-        small, big = sorted(cv2.contourArea(p) for p in pieces)
-        return pieces if small >= PAIR_AREA_RATIO * big else []
-    return pieces if len(pieces) == 1 else []
+    cut = _recut(contour, lambda piece, _: cv2.morphologyEx(piece, cv2.MORPH_OPEN, kernel))
+    sized = [(area, p) for p in cut if (area := cv2.contourArea(p)) >= MIN_CARD_SHARE * frame_area]
+    areas = sorted(area for area, _ in sized)
+    alike = len(sized) == 1 or (len(sized) == 2 and areas[0] >= PAIR_AREA_RATIO * areas[1])
+    return [p for _, p in sized] if alike else []
 
 
 def card_sized(quad: np.ndarray, frame_area: float) -> bool:
