@@ -65,18 +65,18 @@ from tests.benchmarks.vision_sets import (  # noqa: E402
     TUNING_STYLES,
     enrollment,
     exam_photos,
-    faces,
     generator,
+    thing,
 )
 from vision.cards import CARD_IDS, TERRAINS  # noqa: E402
 from vision.deck import Deck, builtin_deck  # noqa: E402
-from vision.photo import PhotoConditions, Thing, take_photo  # noqa: E402
+from vision.photo import Photo, PhotoConditions, take_photo  # noqa: E402
 from vision.props import foreign_card, random_back  # noqa: E402
 from vision.reader import CardReader  # noqa: E402
 from vision.render import STANDARD, render_card  # noqa: E402
 from vision.simulator import random_scene  # noqa: E402
 from vision.store import enroll, load_deck  # noqa: E402
-from vision.tables import HELD_OUT_TOPS, TUNING_TOPS  # noqa: E402
+from vision.tables import HELD_OUT_TOPS, TUNING_TOPS, TableTop  # noqa: E402
 
 # Test photos per (style, group of tops) at --scale 1: most where the headline is measured.
 PLAN = {("painted", "held-out"): 160, ("flat", "held-out"): 160, ("painted", "tuning"): 40,
@@ -168,17 +168,24 @@ def live_table(frames: int, g: np.random.Generator) -> Counter:
     return c
 
 
+def mayors_pair(style: str, size: tuple[int, int], g: np.random.Generator,
+                top: TableTop | None = None) -> tuple[list[str], Photo]:
+    """Two random terrain cards of a style at rest under the scanner's camera (cards 25-45% of the
+    frame's height), on this top or a random one: the cards and the photo."""
+    pair = [TERRAINS[int(k)] for k in g.integers(0, len(TERRAINS), 2)]
+    cond = PhotoConditions(frames=(size,), card_height=TIMING_HEIGHTS)
+    return pair, take_photo([thing(style, card) for card in pair], g, cond, pair=True, top=top)
+
+
 def mayors_pairs(reader: CardReader | None, style: str, seed: int, per_top: int) -> dict[str, Counter]:
     """The Mayor's two terrain cards at rest under the scanner's camera (its 768x432 stream, the cards
     25-45% of its height), on each held-out top, read with the style's enrolled deck: verdicts by top."""
     g = generator(style, "held-out", seed, "pairs")
-    cond = PhotoConditions(frames=(SCANNER_SIZE,), card_height=TIMING_HEIGHTS)
     by_top: dict[str, Counter] = {}
     for top in HELD_OUT_TOPS:
         c = by_top.setdefault(top.value, Counter())
         for _ in range(per_top):
-            pair = [TERRAINS[int(k)] for k in g.integers(0, len(TERRAINS), 2)]
-            photo = take_photo([Thing(faces(style)[card], card, card) for card in pair], g, cond, pair=True, top=top)
+            pair, photo = mayors_pair(style, SCANNER_SIZE, g, top)
             cards = reader.read(photo.image).cards if reader is not None else ()
             c[verdict(pair, [r.card for r in cards], len(cards))] += 1
             c["n"] += 1
@@ -187,11 +194,7 @@ def mayors_pairs(reader: CardReader | None, style: str, seed: int, per_top: int)
 
 def timing(reader: CardReader, style: str, size: tuple[int, int], g: np.random.Generator, runs: int) -> list[float]:
     """Median thread-CPU ms per two-card frame of this size, for each of runs runs."""
-    cond = PhotoConditions(frames=(size,), card_height=TIMING_HEIGHTS)
-    frames = []
-    for _ in range(TIMING_FRAMES):
-        pair = [TERRAINS[int(k)] for k in g.integers(0, len(TERRAINS), 2)]
-        frames.append(take_photo([Thing(faces(style)[c], c, c) for c in pair], g, cond, pair=True).image)
+    frames = [mayors_pair(style, size, g)[1].image for _ in range(TIMING_FRAMES)]
     medians = []
     for _ in range(runs):
         cpu = []

@@ -78,7 +78,8 @@ def backs(style: str) -> dict[BackKind, np.ndarray]:
     return {kind: card_back(style, kind, FACE_PX_PER_MM) for kind in BackKind}
 
 
-def _thing(style: str, card: str) -> Thing:
+def thing(style: str, card: str) -> Thing:
+    """A card of a style, to lay on a table."""
     return Thing(faces(style)[card], card, card)
 
 
@@ -88,7 +89,7 @@ def enrollment(style: str, tops: str, seed: int,
     g = generator(style, tops, seed, "enroll")
     cond = replace(ENROLL_CONDITIONS, tops=TOP_GROUPS[tops])
     for card in cards:
-        yield card, [SetPhoto("enroll", "enroll", [card], take_photo([_thing(style, card)], g, cond))
+        yield card, [SetPhoto("enroll", "enroll", [card], take_photo([thing(style, card)], g, cond))
                      for _ in range(ENROLL_PHOTOS)]
 
 
@@ -117,12 +118,12 @@ def exam_photos(style: str, tops: str, seed: int, total: int,
 def _photo(style: str, family: str, i: int, g: np.random.Generator, cond: PhotoConditions) -> SetPhoto:
     if family == "pairs":
         pair = [TERRAINS[int(v)] for v in g.integers(0, len(TERRAINS), 2)]
-        photo = take_photo([_thing(style, c) for c in pair], g, cond, pair=True)
+        photo = take_photo([thing(style, c) for c in pair], g, cond, pair=True)
         return SetPhoto("pair", family, pair, photo)
     if family != "rejects":
         cards = {"terrain": TERRAINS, "blue": BLUE_CARDS, "red": RED_CARDS, "setup": SETUP_CARDS}[family]
         card = cards[i % len(cards)]
-        return SetPhoto("single", family, [card], take_photo([_thing(style, card)], g, cond))
+        return SetPhoto("single", family, [card], take_photo([thing(style, card)], g, cond))
     kind = REJECT_KINDS[i % len(REJECT_KINDS)]
     if kind == "back":
         things = [Thing(backs(style)[k], None, f"back-{k.value}")
