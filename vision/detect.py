@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
-from vision.lattice import blob_rectangle, cloth_mask, cloth_period, rim, snap_to_checks
+from vision.lattice import blob_rectangle, cloth_mask, cloth_period, panel_rim, rim, snap_to_checks
 from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
@@ -61,7 +61,6 @@ SPUR_CONTRAST = 2.0  # band spreads a piece's inside must differ by: tuning tabl
 SPUR_RING = 0.15  # width of the inside's margin and of the outside band, as a share of the piece's size
 SPUR_MIN_PX = 5  # pixels each side needs for a mean colour
 SETTLED_AREA = (0.8, 1.25)  # ... when the later blob has about the same area (not a card plus a hand)
-PANEL_REACH = 0.3  # share of a card's short side its art's panel may lie inside its rim (a scroll on light stock)
 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DILATE = np.ones((3, 3), np.uint8)
@@ -315,8 +314,7 @@ def _rims(hyps: tuple[tuple[np.ndarray, ...], ...], grad: tuple[np.ndarray, np.n
           per_px: np.ndarray) -> tuple[tuple[np.ndarray, ...], ...]:
     """Each one-card outline (work px) moved out onto a rim around it, where there is one, in frame
     px: what the reader reads when no outline as found looks like a card (Candidate.outer)."""
-    moved = tuple((out,) for hyp in hyps if len(hyp) == 1
-                  for out in [rim(grad, hyp[0], PANEL_REACH)] if np.abs(out - hyp[0]).max() > 0)
+    moved = tuple((out,) for hyp in hyps if len(hyp) == 1 if (out := panel_rim(grad, hyp[0])) is not None)
     return _in_frame(moved, per_px)
 
 

@@ -133,6 +133,7 @@ def snap_to_checks(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray, period
 
 
 RIM_REACH = 0.15  # share of a card's short side: a printed border is narrower (~5-8%), so no check beyond is reached
+PANEL_REACH = 0.3  # share of a card's short side its art's panel may lie inside its rim (a scroll on light stock)
 RIM_ALONG = 0.5  # share of a line that must be an edge along it to be the card's rim (a check cloth hides the rest)
 
 
@@ -141,3 +142,10 @@ def rim(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray, reach_share: floa
     (reach_share: how far out to look, as a share of the quad's short side)."""
     reach = reach_share * short_side(quad)
     return to_rim(grad, quad, reach, RIM_ALONG, max(2, int(reach) + 1))
+
+
+def panel_rim(grad: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> np.ndarray | None:
+    """The rim around a one-card outline that may be a light card's art panel (up to PANEL_REACH
+    out), or None when no rim lies beyond it: the live read and enrollment try it last."""
+    moved = rim(grad, quad, PANEL_REACH)
+    return moved if np.abs(moved - quad).max() > 0 else None

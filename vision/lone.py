@@ -28,7 +28,7 @@ import numpy as np
 
 from vision import detect as D
 from vision.blobs import CARD_ASPECT, MAX_CARD_SHARE, aspect, rectangular
-from vision.lattice import rim
+from vision.lattice import panel_rim
 from vision.sides import along_support, iou, short_side, side_lengths, snap
 
 SNAP_SHARE = 0.06  # each end of a side may move this share of the card's short side when snapped
@@ -153,8 +153,8 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
         return LoneCard(None, along, f"the best card outline is only {along:.0%} edge (needs {MIN_ALONG:.0%}):"
                         " the card's rim does not stand out from the table")
     others = _others(scored, best)
-    moved = rim(grad, best, D.PANEL_REACH)  # last: the best outline may be the art's panel of a light card
-    if np.abs(moved - best).max() > 0 and not any(iou(moved, q) > SAME_QUAD for q in others):
+    moved = panel_rim(grad, best)  # last: the best outline may be the art's panel of a light card
+    if moved is not None and not any(iou(moved, q) > SAME_QUAD for q in others):
         others.append(moved)
     return LoneCard(D.to_frame(best, 1 / scale), along, others=tuple(D.to_frame(q, 1 / scale) for q in others))
 
