@@ -37,9 +37,10 @@ from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
 CLUTTER_SHARE = 0.004  # a smaller blob is a crumb or a speck of glare, not a hand
-CLUTTER_EDGES = 2  # the edge level whose stray blobs are a hand: strong enough to ignore grain and weave
 HAND_SHARE = 0.015  # a blob of the table's colour mask this big (share of the frame) may be a hand
 HAND_SOLIDITY = 0.85  # ... if it is this far from convex (fingers, an arm): glare and shadows are round
+FINGERS_SOLIDITY = 0.70  # ... or this far anywhere: spread fingers (a pool of light's ragged rim: 0.82 and up)
+FRAME_SIDE_PX = 2  # work px: a blob this near a side of the frame comes in from outside it
 CLUTTER_OUTSIDE = 0.5  # a blob with less than this share inside the cards found is something else
 TABLE_BAND = 0.06  # share of each frame side taken as table when learning its colours
 TABLE_COLOURS = 4  # k-means clusters of the table's colours: wood tones, check colours, grid lines
@@ -47,6 +48,9 @@ TABLE_MEDIAN_PX = 3  # median filter (half-work px): wider than grain and grid l
 TABLE_SEED = 0x7AB1E  # fixed k-means++ seed (any constant): readings must not depend on earlier ones
 TABLE_SAMPLES = 3000  # border pixels the table's colours are learnt from: plenty for 4 clusters
 TABLE_SPREAD_MIN = 4.0  # colour units (YCrCb, chroma scaled): a flat felt still varies this much (noise, light fall-off)
+TABLE_MIN_SHARE = 0.05  # share of the border band a table colour holds at least: a card or an arm
+# reaching into the band holds less (an arm across one side is ~3% of the band), the table's
+# darkest grain lines or check crossings ~3-10%, whose pixels the median filter then mostly wipes out
 TABLE_DISTANCE = 3.5  # a pixel this many spreads from every table colour is not table
 MIN_SUPPORT = 0.55  # share of the outline that must be a real step for a quad to count as a card
 SAME_CARD_OVERLAP = 0.5  # intersection / smaller area above which two quads are one card
@@ -106,8 +110,9 @@ def colour_gradient(colour_u8: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return best_dx, best_dy
 
 
-def table_mask(colour_u8: np.ndarray) -> np.ndarray:
-    """Mask of what is far from every colour of the table (learnt from the frame's border band).
+def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.ndarray:
+    """Mask of what is far from every colour of the table (learnt from the frame's border band;
+    a colour holding less than min_share of the band is not taken for the table's).
 
     Runs at half the work size: it only has to tell regions apart, edge support then ranks them.
     """
@@ -124,10 +129,13 @@ def table_mask(colour_u8: np.ndarray) -> np.ndarray:
     cv2.setRNGSeed(TABLE_SEED)
     _, labels, centres = cv2.kmeans(band, TABLE_COLOURS, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
     labels = labels.ravel()
+    shares = np.bincount(labels, minlength=TABLE_COLOURS) / len(labels)
     # Each colour's spread: the 90th percentile of its pixels' distance (a card in the band is an outlier)
     own = ((band - centres[labels]) ** 2).sum(axis=1)
     table = np.zeros((h, w), bool)
     for k, centre in enumerate(centres):
+        if shares[k] < min_share:
+            continue  # not the table's own colour: a card or an arm reaching into the border band
         mine = own[labels == k]
         spread2 = max(TABLE_SPREAD_MIN**2, float(np.partition(mine, int(0.9 * (len(mine) - 1)))[int(0.9 * (len(mine) - 1))])) \
             if len(mine) else TABLE_SPREAD_MIN**2
@@ -222,11 +230,15 @@ def _stands_out(colour_u8: np.ndarray, quad: np.ndarray) -> float:
     return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0)) / (np.sqrt(b.var(axis=0).sum()) + 1.0))
 
 
-def _hand_like(blob: np.ndarray, frame_area: float) -> bool:
-    """Whether a blob is big and ragged like a hand or an arm (glare and shadows are round)."""
+def _hand_like(blob: np.ndarray, shape: tuple[int, int]) -> bool:
+    """Whether a blob off the table's colours is a hand: big and ragged (glare and shadows are
+    round), and either come in over the frame's side on its arm (a pool of light or a patch of
+    grain does not) or as ragged as spread fingers."""
     area = cv2.contourArea(blob)
     hull = cv2.contourArea(cv2.convexHull(blob))
-    return area > HAND_SHARE * frame_area and area < HAND_SOLIDITY * hull
+    x, y, w, h = cv2.boundingRect(blob)
+    reaches_in = min(x, y, shape[1] - x - w, shape[0] - y - h) <= FRAME_SIDE_PX
+    return area > HAND_SHARE * shape[0] * shape[1] and area < (HAND_SOLIDITY if reaches_in else FINGERS_SOLIDITY) * hull
 
 
 def _uncovered(blobs: list[np.ndarray], cards: list[Candidate], shape: tuple[int, int]) -> bool:
@@ -361,10 +373,8 @@ def detect(frame: np.ndarray) -> Detection:
         spurs = level < len(EDGE_LEVELS) and not period
         found, others = _blobs(mask, frame_area, colour_u8, everything, fit, spurs)
         everything += found
-        if level == CLUTTER_EDGES:
-            strays += others
-        elif level == len(EDGE_LEVELS):  # the table's colours: glare is a round blob there, a hand is not
-            strays += [b for b in others if _hand_like(b, frame_area)]
+        if level == len(EDGE_LEVELS):
+            strays += [b for b in others if _hand_like(b, colour_u8.shape[:2])]
     kept = _merge(everything)
     if period:  # on checks a card's outline is often lost in the net but its art's panel is not
         kept = [_to_rim(c, grad, colour_u8) for c in kept]

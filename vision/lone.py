@@ -74,7 +74,9 @@ def _holes(edges: np.ndarray, low: float) -> list[np.ndarray]:
 def _blobs(colour_u8: np.ndarray, dx: np.ndarray, dy: np.ndarray, low: float) -> list[np.ndarray]:
     """Every outline a lone card may show up as: the blobs of every mask, and the edge maps' holes."""
     edge_maps = [cv2.Canny(dx, dy, lo, hi) for lo, hi in D.EDGE_LEVELS]
-    masks = [D._enclosed(e) for e in edge_maps] + [D.table_mask(colour_u8)]
+    # Every colour of the border band is the table's here: no arm reaches in over an enrollment photo, and
+    # a light card lying in the band is then found by its panel, whose rim is offered last (find_lone_card).
+    masks = [D._enclosed(e) for e in edge_maps] + [D.table_mask(colour_u8, min_share=0.0)]
     short = colour_u8.shape[0] * np.mean(LONE_HEIGHT) / CARD_ASPECT  # a typical lone card's short side, work px
     for share in SPUR_CUT:
         size = max(3, int(round(share * short)) | 1)

@@ -270,12 +270,7 @@ def _hand(img: np.ndarray, gloss: np.ndarray, g: np.random.Generator) -> None:
     centre = np.array([g.uniform(0.25, 0.75) * w, g.uniform(0.25, 0.75) * h])
     angle = g.uniform(0, 360)
     scale = g.uniform(0.14, 0.22) * h
-    polys = hand_polygons(g, tuple(centre), scale, angle)
-    a = math.radians(angle)
-    wrist = centre + np.array([-math.sin(a), math.cos(a)]) * 1.6 * scale
-    side = np.array([math.cos(a), math.sin(a)]) * 0.45 * scale
-    far = wrist + np.array([-math.sin(a), math.cos(a)]) * 3 * max(w, h)
-    polys.append(np.array([wrist - side, wrist + side, far + side * 1.4, far - side * 1.4]))
+    polys = hand_polygons(g, tuple(centre), scale, angle, 3 * max(w, h))
     mask = np.zeros((h, w), np.uint8)
     for p in polys:
         cv2.fillPoly(mask, [np.round(p * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)

@@ -176,8 +176,9 @@ def foreign_card(rng: np.random.Generator, px_per_mm: float = 4.0) -> np.ndarray
 
 
 def hand_polygons(rng: np.random.Generator, centre: tuple[float, float], scale: float,
-                  angle: float) -> list[np.ndarray]:
-    """A palm and five fingers as polygons in frame pixels (scale: palm width in pixels)."""
+                  angle: float, reach: float) -> list[np.ndarray]:
+    """A palm, five fingers and the forearm (reach pixels long: past the frame's side, as a hand
+    over a table comes on its arm) as polygons in frame pixels (scale: palm width in pixels)."""
     a = math.radians(angle)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
 
@@ -193,6 +194,8 @@ def hand_polygons(rng: np.random.Generator, centre: tuple[float, float], scale: 
         shapes.append(place([(x - 0.1, -0.35), (x + 0.1, -0.35), (tip[0] + 0.09, tip[1]),
                              (tip[0] - 0.09, tip[1])]))
     shapes.append(place([(0.45, 0.2), (0.6, 0.05), (1.05, -0.35), (0.95, -0.5), (0.45, -0.1)]))
+    elbow = 1.6 + reach / scale
+    shapes.append(place([(-0.45, 1.6), (0.45, 1.6), (0.63, elbow), (-0.63, elbow)]))
     return shapes
 
 

@@ -100,7 +100,7 @@ class Scene:
         g = as_generator(rng)
         w, h = self.size
         centre = (float(g.uniform(0.2, 0.8) * w), float(g.uniform(0.3, 0.9) * h))
-        polys = hand_polygons(g, centre, float(g.uniform(0.12, 0.2) * h), float(g.uniform(-60, 60)))
+        polys = hand_polygons(g, centre, float(g.uniform(0.12, 0.2) * h), float(g.uniform(-60, 60)), 2 * max(w, h))
         return replace(self, hand=tuple(polys), hand_colour=skin_colour(g), _cache={})
 
     @property

@@ -72,7 +72,7 @@ from vision.cards import CARD_IDS, TERRAINS  # noqa: E402
 from vision.deck import Deck, builtin_deck  # noqa: E402
 from vision.photo import Photo, PhotoConditions, take_photo  # noqa: E402
 from vision.props import foreign_card, random_back  # noqa: E402
-from vision.reader import CardReader  # noqa: E402
+from vision.reader import CardReader, FrameReading  # noqa: E402
 from vision.render import STANDARD, render_card  # noqa: E402
 from vision.simulator import random_scene  # noqa: E402
 from vision.store import enroll, load_deck  # noqa: E402
@@ -179,15 +179,20 @@ def mayors_pair(style: str, size: tuple[int, int], g: np.random.Generator,
 
 def mayors_pairs(reader: CardReader | None, style: str, seed: int, per_top: int) -> dict[str, Counter]:
     """The Mayor's two terrain cards at rest under the scanner's camera (its 768x432 stream, the cards
-    25-45% of its height), on each held-out top, read with the style's enrolled deck: verdicts by top."""
+    25-45% of its height), on each held-out top, read with the style's enrolled deck: verdicts by top.
+    Right means what the scanner logs: the two cards named in a clean frame (one flagged as having a
+    hand in view is counted refused, and also as unclean)."""
     g = generator(style, "held-out", seed, "pairs")
     by_top: dict[str, Counter] = {}
     for top in HELD_OUT_TOPS:
         c = by_top.setdefault(top.value, Counter())
         for _ in range(per_top):
             pair, photo = mayors_pair(style, SCANNER_SIZE, g, top)
-            cards = reader.read(photo.image).cards if reader is not None else ()
-            c[verdict(pair, [r.card for r in cards], len(cards))] += 1
+            reading = reader.read(photo.image) if reader is not None else FrameReading(())
+            v = verdict(pair, [r.card for r in reading.cards], len(reading.cards))
+            if v == "correct" and reading.clutter:  # the voter waits for a frame with no hand in it: nothing is logged
+                v, c["unclean"] = "refused", c["unclean"] + 1
+            c[v] += 1
             c["n"] += 1
     return by_top
 
@@ -262,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"== the Mayor's {style} pair at rest, {SCANNER_SIZE[0]}x{SCANNER_SIZE[1]}, held-out tops: {cell(total)}, "
               f"{100 * share(total):.1f}% right, {100 * share(total, 'wrong'):.2f}% wrong")
         print("     by top: " + "; ".join(f"{top} {c['correct']}/{c['n']}" + (f" ({c['wrong']} wrong)" if c["wrong"] else "")
+                                        + (f" ({c['unclean']} right but unclean)" if c["unclean"] else "")
                                         for top, c in by_top.items()))
     live = live_table(max(1, round(LIVE_FRAMES * args.scale)), generator("standard", "live", args.seed, "live"))
     print(f"== built-in deck on the live-table simulator (vision.simulator, before issue 9): {cell(live)}, "
