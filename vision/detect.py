@@ -36,7 +36,6 @@ from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
-CLUTTER_SHARE = 0.004  # a smaller blob is a crumb or a speck of glare, not a hand
 HAND_SHARE = 0.015  # a blob of the table's colour mask this big (share of the frame) may be a hand
 HAND_SOLIDITY = 0.85  # ... if it is this far from convex (fingers, an arm): glare and shadows are round
 FINGERS_SOLIDITY = 0.70  # ... or this far anywhere: spread fingers (a pool of light's ragged rim: 0.82 and up)
@@ -175,7 +174,7 @@ def _settled(contour: np.ndarray, area: float, found: list[Candidate]) -> bool:
 
 def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray, known: list[Candidate],
            fit: Callable[[np.ndarray], Candidate | None], spurs: bool = False) -> tuple[list[Candidate], list[np.ndarray]]:
-    """The new card candidates of one mask (scored by edge support), and its blobs that are no card.
+    """The new card candidates of one mask (scored by edge support), and its card-sized blobs that are no card.
 
     fit reads a blob as cards (detect's own analyse, or the cloth's rectangles); spurs: a blob
     that is no card is read again with thin spurs cut off."""
@@ -184,9 +183,7 @@ def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray, known: li
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < MIN_CARD_SHARE * frame_area:
-            if area > CLUTTER_SHARE * frame_area:
-                others.append(contour)
-            continue
+            continue  # a crumb, a speck of glare: no card, and smaller than any hand (HAND_SHARE)
         if _settled(contour, area, known):
             continue
         fitted, trust = _fitted(contour, frame_area, fit, colour_u8, spurs)

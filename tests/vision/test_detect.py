@@ -61,7 +61,7 @@ def test_a_light_card_showing_only_its_panel_keeps_its_rim_as_an_outer_outline(t
 @pytest.mark.parametrize("top", [TableTop.WOOD_LIGHT, TableTop.WOOD_MID, TableTop.BIRCH])
 def test_a_card_lying_in_the_border_band_is_not_taken_for_the_table(top) -> None:
     """The table's colours are learnt from the frame's border: a green card reaching into it holds
-    a small share there, and is still told from the grain (it was learnt as a table colour)."""
+    a small share there, and is still told from the grain (it was once learnt as a table colour)."""
     table = render_top(top, (360, 640), 1.0, np.random.default_rng(3))
     table[10:110, 300:440] = (40, 120, 50)  # a green card from above the band's inner edge (6% = 22 px) inward
     mask = table_mask(cv2.cvtColor(table, cv2.COLOR_BGR2YCrCb))
