@@ -40,6 +40,7 @@ class Candidate:
     hypotheses: tuple[tuple[np.ndarray, ...], ...]
     support: float = 1.0  # share of the first hypothesis' outline that is a real colour step
     rims: Callable[[], tuple[tuple[np.ndarray, ...], ...]] | None = field(default=None, repr=False)  # makes outer
+    wraps: tuple[tuple[np.ndarray, ...], ...] = ()  # bigger outlines around the first, for when none names a card
 
     @cached_property
     def outer(self) -> tuple[tuple[np.ndarray, ...], ...]:

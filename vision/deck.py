@@ -48,6 +48,7 @@ class Match:
     fine_margin: float | None  # within the family: fine score of the best minus the runner-up
     turned: bool  # True when the card lies upside down relative to its reference
     detail: float | None = None  # fine-detail correlation with the named card once aligned (-1..1); None: not measured
+    rival_detail: float | None = None  # the same with the runner-up card outside its family; None: not measured
     kind_complete: bool = True  # False when a card of the named card's kind has no reference: it may be that one
 
 
@@ -165,7 +166,7 @@ class Deck:
         return image
 
     def match(self, image: np.ndarray, fine_above: float = -np.inf, detail_below: float = np.inf,
-              resolution: float = 1.0) -> Match:
+              resolution: float = 1.0, rival_below: float = -np.inf) -> Match:
         """Find the best card for a canonical card image, trying it upright and turned 180°.
 
         resolution: frame px per canonical px where the card was seen (features.resolution); twins
@@ -173,7 +174,8 @@ class Deck:
 
         Among near-twins the fine stage decides; it is skipped (fine_margin 0) when the coarse
         score is below fine_above, as such a card is refused anyway. A card with no twin has its
-        detail measured (an alignment, the costly part) only when its margin is below detail_below.
+        detail measured (an alignment, the costly part) only when its margin is below detail_below,
+        and the runner-up's detail too when the margin is below rival_below (a close call).
         """
         d = describe(image, fine=False)
         both = np.stack([self._scores(d), self._scores(d.turned())])
@@ -193,11 +195,20 @@ class Deck:
                                                             self._family_colour(family, d, flip), resolution)
             turn = flip  # relative to the way up the family's first reference lies
         elif best_score >= fine_above and margin < detail_below:
-            query = image[::-1, ::-1] if turn else image
-            aligned = align_to(query, align_image(self.images[best]))
-            detail = max(float(fine_vector(aligned) @ self._fine[best]), float(mid_vector(aligned) @ self._mid[best]))
+            detail = self._detail(image, bool(turn), int(best))
+        rival_detail = None
+        if detail is not None and margin < rival_below and np.isfinite(card_best).any():
+            rival_turn, rival = np.unravel_index(int(np.argmax(np.where(
+                self._ref_card == int(np.argmax(card_best)), both, -np.inf))), both.shape)
+            rival_detail = self._detail(image, bool(rival_turn), int(rival))
         name = self.cards[card]
-        return Match(name, best_score, margin, fine_margin, bool(turn), detail, name not in self._incomplete)
+        return Match(name, best_score, margin, fine_margin, bool(turn), detail, rival_detail,
+                     kind_complete=name not in self._incomplete)
+
+    def _detail(self, image: np.ndarray, turn: bool, ref: int) -> float:
+        """Fine-detail correlation (-1..1) of a canonical card image with one reference, once aligned to it."""
+        aligned = align_to(image[::-1, ::-1] if turn else image, align_image(self.images[ref]))
+        return max(float(fine_vector(aligned) @ self._fine[ref]), float(mid_vector(aligned) @ self._mid[ref]))
 
     def _family_colour(self, family: Family, d: Descriptor, flip: bool) -> np.ndarray:
         """Best colour similarity of the card to each of the family's cards (rows of residuals)."""

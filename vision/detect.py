@@ -24,7 +24,7 @@ which the reader reads when no outline as found looks like a card at all.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import cv2
@@ -53,6 +53,9 @@ TABLE_MIN_SHARE = 0.05  # share of the border band a table colour holds at least
 TABLE_DISTANCE = 3.5  # a pixel this many spreads from every table colour is not table
 MIN_SUPPORT = 0.55  # share of the outline that must be a real step for a quad to count as a card
 SAME_CARD_OVERLAP = 0.5  # intersection / smaller area above which two quads are one card
+WRAP_OVERLAP = 0.9  # share of a kept outline inside a later, bigger one that wraps it (its card around its panel)
+WRAP_GROWTH = (1.25, 4.0)  # area of the wrapping outline over the kept one's: the same card outlined again,
+# a pixel out, is under 1.1x; a card over its art's panel 1.3-3.5x (a woodcut blue card's panel is a third of it)
 APART_OVERLAP = 0.1  # intersection / smaller area below which two quads are two cards (rounded corners may touch)
 CUE_ORDER = (2, 1, 3, 0, 4)  # mid edges first (clean on most tables), the table's colours (4) last
 CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checked or gridded tables only
@@ -259,16 +262,38 @@ def _merge(candidates: list[Candidate]) -> list[Candidate]:
     """One candidate per place, best-supported first; a later one keeps only what the earlier leave.
 
     A blob holding a card found already and a card beside it (two cards touching) is read for the
-    card beside it: its hypotheses that cut it where the known card ends.
+    card beside it: its hypotheses that cut it where the known card ends. A later outline that
+    wraps a kept one-card outline is kept among that candidate's wraps: the kept one may be its
+    art's panel, outlined as cleanly as the card itself (the reader reads wraps when nothing else names a card).
     """
     kept: list[Candidate] = []
     for cand in sorted(candidates, key=lambda c: -c.support):
         if cand.support < MIN_SUPPORT:
             continue
+        kept = [_wrapped(k, cand) for k in kept]
         rest = _beside(cand, [k for other in kept for k in other.hypotheses[0]])
         if rest is not None:
             kept.append(rest)
     return kept
+
+
+def _wrapped(kept: Candidate, later: Candidate) -> Candidate:
+    """A kept one-card candidate with the later candidate's first outline among its wraps, when that
+    outline wraps the kept one and is clearly bigger (else the kept candidate as it is)."""
+    inner, (outer, *more) = kept.hypotheses[0], later.hypotheses[0]
+    if len(inner) != 1 or more or _overlap(inner[0], outer) < WRAP_OVERLAP:
+        return kept
+    if not WRAP_GROWTH[0] <= _area(outer) / max(_area(inner[0]), 1e-6) <= WRAP_GROWTH[1]:
+        return kept
+    if any(len(h) == 1 and _overlap(h[0], outer) > SAME_CARD_OVERLAP and _area(h[0]) >= _area(outer) / WRAP_GROWTH[0]
+           for h in kept.hypotheses + kept.wraps):
+        return kept  # it has an outline about this big here already
+    return replace(kept, wraps=kept.wraps + ((outer,),))
+
+
+def _area(quad: np.ndarray) -> float:
+    """A quad's area."""
+    return abs(cv2.contourArea(quad.astype(np.float32)))
 
 
 def _beside(cand: Candidate, known: list[np.ndarray]) -> Candidate | None:
@@ -316,7 +341,7 @@ def _to_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray], colour_u8: np.
     moved = tuple(tuple(rim(grad, q) for q in h) for h in cand.hypotheses)
     hyps = moved + tuple(h for h, m in zip(cand.hypotheses, moved, strict=True)
                          if any(np.abs(q - r).max() > 0 for q, r in zip(h, m, strict=True)))
-    return Candidate(hyps, min(edge_support(colour_u8, q) for q in hyps[0]))
+    return replace(cand, hypotheses=hyps, support=min(edge_support(colour_u8, q) for q in hyps[0]))
 
 
 def _rims(hyps: tuple[tuple[np.ndarray, ...], ...], grad: tuple[np.ndarray, np.ndarray],
@@ -380,5 +405,6 @@ def detect(frame: np.ndarray) -> Detection:
     # Elsewhere a light card on a light table may show only its art's panel: its rim, in reserve
     # (made only when the reader asks: it seldom does).
     full = tuple(Candidate(_in_frame(c.hypotheses, per_px), c.support,
-                           None if period else partial(_rims, c.hypotheses, grad, per_px)) for c in kept)
+                           None if period else partial(_rims, c.hypotheses, grad, per_px),
+                           _in_frame(c.wraps, per_px)) for c in kept)
     return Detection(full, clutter)

@@ -19,6 +19,8 @@ MIN_FINE_MARGIN = 0.25  # among near-twins: the card must sit a quarter of the w
 MIN_DETAIL = 0.75  # detail correlation once aligned, for a close call: true cards 0.95+, other games' cards < 0.45
 DETAIL_FLOOR = 0.50  # detail any card needs whenever it is measured: true cards 0.62+ even under glare (twins 0.66+,
                      # bar one read on a warp a quarter off), another game's card 0.36-0.46, a water card named blue 0.46-0.49
+CLOSE_CALL_DETAIL = 0.90  # detail that settles a close call: true cards 0.95+ on a good outline, a rival 0.6 at most
+CLOSE_CALL_LEAD = 0.35  # ... over the runner-up's detail (water over a blue bonus card under glare: 0.5+)
 CLEAR_MARGIN = 0.30  # a margin this wide (over every other card) needs no detail: glare and blur wipe detail out
 CLEAR_FINE_MARGIN = 0.50  # the same among near-twins: the twin-vs-twin projection already is a detail test
 SURE_SCORE = 0.80  # a hypothesis whose cards all score this high is not worth challenging
@@ -85,13 +87,20 @@ def required_detail(match: Match) -> float:
     return max(MIN_DETAIL * (1.0 - evidence), DETAIL_FLOOR)
 
 
+def _told_by_detail(match: Match) -> bool:
+    """Whether a close call (a margin under MIN_MARGIN) is settled by detail: the named card's is a
+    sure card's and the runner-up's is far below it (a water card beside blue bonus cards under glare)."""
+    return (match.detail is not None and match.rival_detail is not None and match.detail >= CLOSE_CALL_DETAIL
+            and match.detail - match.rival_detail >= CLOSE_CALL_LEAD)
+
+
 def judge(match: Match) -> tuple[bool, float]:
     """Decide whether a match is sure enough to name, and its confidence in 0..1.
 
     A card whose kind is not wholly in the deck is never named: the photo may show the missing
     twin, and a deck without it cannot tell (enroll every card of a kind, or none of it).
     """
-    accept = match.kind_complete and match.score >= MIN_SCORE and match.margin >= MIN_MARGIN
+    accept = match.kind_complete and match.score >= MIN_SCORE and (match.margin >= MIN_MARGIN or _told_by_detail(match))
     accept = accept and (match.fine_margin is None or match.fine_margin >= MIN_FINE_MARGIN)
     required = required_detail(match)
     accept = accept and (required <= 0 or (match.detail is not None and match.detail >= required))
@@ -123,7 +132,7 @@ class CardReader:
 
     def _match(self, frame: np.ndarray, quad: np.ndarray) -> Match:
         """The deck's best match for the card inside an ordered quad (detail only for close calls)."""
-        return self.deck.match(warp_card(frame, quad), MIN_SCORE, CLEAR_MARGIN, resolution(quad))
+        return self.deck.match(warp_card(frame, quad), MIN_SCORE, CLEAR_MARGIN, resolution(quad), MIN_MARGIN)
 
     def _read_quad(self, frame: np.ndarray, corners: np.ndarray) -> tuple[CardReading, Match]:
         quad = order_corners(corners)
@@ -147,7 +156,8 @@ class CardReader:
 
     def read_candidate(self, frame: np.ndarray, candidate: Candidate) -> list[CardReading]:
         """One detected candidate's readings: its likeliest hypothesis', or when none looks like a
-        card at all, its outer outlines' (vision.detect); a card two outlines name differently is refused."""
+        card at all, its outer outlines', or when none names a card, its wraps' (vision.detect); a card
+        two outlines name differently is refused."""
         tried: list[tuple[tuple[bool, float], list[tuple[CardReading, Match]]]] = []
         for hypothesis in candidate.hypotheses:
             tried.append(self._read_hypothesis(frame, hypothesis))
@@ -157,6 +167,9 @@ class CardReader:
         # Not when one looks like a card and was refused on its detail: a rim outline overshoots a little.
         if all(m.score < MIN_SCORE for _, read in tried for _, m in read):
             tried += [self._read_hypothesis(frame, hypothesis) for hypothesis in candidate.outer]
+        # An outline no reading names may be its art's panel found as cleanly as the card: the card around it.
+        if not any(named for (named, _), _ in tried):
+            tried += [self._read_hypothesis(frame, hypothesis) for hypothesis in candidate.wraps]
         (named, _), best = max(tried, key=lambda t: t[0])
         # what each other outline looks most like, named or not: a sure-looking card refused on detail still counts
         rivals = [replace(r, card=m.card) for _, read in tried if read is not best for r, m in read if m.score >= MIN_SCORE]

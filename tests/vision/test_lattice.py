@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision.art import card_face
+from vision.deck import render_deck
 from vision.detect import EDGE_LEVELS, colour_gradient, detect, work_copy
 from vision.lattice import cloth_period
 from vision.photo import PhotoConditions, Thing, take_photo
@@ -80,3 +81,20 @@ def test_two_cards_the_blurred_cloth_runs_together_are_both_outlined(seed) -> No
                        LIVE, top=TableTop.CHECK_RED, pair=True)
     quads = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
     assert all(max((iou(q, s.corners) for q in quads), default=0.0) >= MIN_IOU for s in photo.seen)
+
+
+@pytest.fixture(scope="module")
+def woodcut_reader() -> CardReader:
+    """A reader over the woodcut deck (its blue cards' panel is a third of the card)."""
+    return CardReader(render_deck("woodcut"))
+
+
+@pytest.mark.parametrize(("card", "top", "seed"), [
+    ("blue-C2", TableTop.CHECK_RED, 5), ("blue-A1", TableTop.LAMINATE, 6), ("blue-A1", TableTop.LAMINATE, 12),
+    ("blue-B1", TableTop.LAMINATE, 13), ("blue-D1", TableTop.LAMINATE, 27),
+])
+def test_a_card_whose_panel_is_outlined_as_cleanly_as_itself_is_named(woodcut_reader, card, top, seed) -> None:
+    """A mid edge map outlines a woodcut blue card's panel, a later cue the card around it with no
+    more edge support: the card around it is read when the panel names nothing (these were refused)."""
+    photo = _photo("woodcut", card, top, seed)
+    assert woodcut_reader.read(photo.image).named == (card,)

@@ -225,3 +225,30 @@ def test_a_twin_named_needs_detail_however_far_it_leads_its_twins(match, named) 
     """A lead over the other twins does not excuse a card whose detail is not the named twin's at all
     (true twins show 0.66 and more on the tuning sets)."""
     assert judge(match)[0] is named
+
+
+@pytest.mark.parametrize(("detail", "rival_detail", "named"), [
+    (0.95, 0.46, True),  # water under glare, blue bonus cards close behind (standard, mat-square)
+    (0.99, 0.43, True),
+    (0.95, 0.70, False),  # the runner-up's detail is a card's too: a close call stays one
+    (0.85, 0.30, False),  # the named card's detail is not a sure card's
+    (0.95, None, False),  # the runner-up was not looked at: no evidence
+])
+def test_a_close_call_is_settled_only_by_detail_far_above_the_runner_ups(detail, rival_detail, named) -> None:
+    """A margin under MIN_MARGIN is too close to choose on the coarse score; detail settles it only
+    when the named card's is a sure card's and the runner-up's lies far below."""
+    match = Match("water", score=0.60, margin=0.04, fine_margin=None, turned=False, detail=detail,
+                  rival_detail=rival_detail)
+    assert judge(match)[0] is named
+
+
+@pytest.mark.parametrize(("top", "seed"), [
+    (TableTop.MAT_SQUARE, 0), (TableTop.MAT_SQUARE, 12), (TableTop.FELT_RED, 17), (TableTop.FELT_RED, 18),
+    (TableTop.WOOD_MID, 11),
+])
+def test_a_water_card_under_glare_close_to_the_blue_cards_is_named(reader: CardReader, top, seed) -> None:
+    """Glare washes a water card's colour toward the blue bonus cards' (margin under 0.10): its detail
+    is a water card's, theirs is not, so it is named (these were refused)."""
+    photo = take_photo([Thing(card_face("standard", "water", 3.0), "water", "water")], np.random.default_rng(seed),
+                       PhotoConditions(frames=((640, 480),), card_height=(0.25, 0.45)), top=top)
+    assert reader.read(photo.image).named == ("water",)
