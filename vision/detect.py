@@ -14,7 +14,7 @@ Every blob of every mask is read as one card, two touching cards, or nothing (cl
 map's blob that is nothing is read again with its thin spurs cut off (a plank seam that runs
 into a full-bleed card's outline joins the card's blob and spoils its shape). Each
 quad is scored by how much of its outline is a real step in colour (edge support), duplicates
-from several cues are merged, best support first. A blob shaped like one card could also be
+from several cues are merged, best support first (vision.merge). A blob shaped like one card could also be
 two cards touching along their long edges, so such a blob carries both readings as hypotheses
 and the reader keeps whichever the deck recognises. A light card on a light table may show only
 its art's panel: each one-card outline is also moved out onto a rim around it (Candidate.outer),
@@ -32,6 +32,7 @@ import numpy as np
 
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
 from vision.lattice import blob_rectangle, cloth_mask, cloth_period, panel_rim, rim, snap_to_checks
+from vision.merge import MIN_SUPPORT, merge
 from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
@@ -51,12 +52,6 @@ TABLE_MIN_SHARE = 0.05  # share of the border band a table colour holds at least
 # reaching into the band holds less (an arm across one side is ~3% of the band), the table's
 # darkest grain lines or check crossings ~3-10%, whose pixels the median filter then mostly wipes out
 TABLE_DISTANCE = 3.5  # a pixel this many spreads from every table colour is not table
-MIN_SUPPORT = 0.55  # share of the outline that must be a real step for a quad to count as a card
-SAME_CARD_OVERLAP = 0.5  # intersection / smaller area above which two quads are one card
-WRAP_OVERLAP = 0.9  # share of a kept outline inside a later, bigger one that wraps it (its card around its panel)
-WRAP_GROWTH = (1.25, 4.0)  # area of the wrapping outline over the kept one's: the same card outlined again,
-# a pixel out, is under 1.1x; a card over its art's panel 1.3-3.5x (a woodcut blue card's panel is a third of it)
-APART_OVERLAP = 0.1  # intersection / smaller area below which two quads are two cards (rounded corners may touch)
 CUE_ORDER = (2, 1, 3, 0, 4)  # mid edges first (clean on most tables), the table's colours (4) last
 CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checked or gridded tables only
 SETTLED_SUPPORT = 0.9  # a card outlined with this much edge support is not fitted again by later cues
@@ -149,13 +144,6 @@ def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.
                       interpolation=cv2.INTER_LINEAR)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN_KERNEL)
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _OPEN_KERNEL)
-
-
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection of two convex quads over the smaller one's area."""
-    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    smaller = min(abs(cv2.contourArea(a.astype(np.float32))), abs(cv2.contourArea(b.astype(np.float32))))
-    return float(area) / max(smaller, 1e-6)
 
 
 def _settled(contour: np.ndarray, area: float, found: list[Candidate]) -> bool:
@@ -258,60 +246,6 @@ def _uncovered(blobs: list[np.ndarray], cards: list[Candidate], shape: tuple[int
     return False
 
 
-def _merge(candidates: list[Candidate]) -> list[Candidate]:
-    """One candidate per place, best-supported first; a later one keeps only what the earlier leave.
-
-    A blob holding a card found already and a card beside it (two cards touching) is read for the
-    card beside it: its hypotheses that cut it where the known card ends. A later outline that
-    wraps a kept one-card outline is kept among that candidate's wraps: the kept one may be its
-    art's panel, outlined as cleanly as the card itself (the reader reads wraps when nothing else names a card).
-    """
-    kept: list[Candidate] = []
-    for cand in sorted(candidates, key=lambda c: -c.support):
-        if cand.support < MIN_SUPPORT:
-            continue
-        kept = [_wrapped(k, cand) for k in kept]
-        rest = _beside(cand, [k for other in kept for k in other.hypotheses[0]])
-        if rest is not None:
-            kept.append(rest)
-    return kept
-
-
-def _wrapped(kept: Candidate, later: Candidate) -> Candidate:
-    """A kept one-card candidate with the later candidate's first outline among its wraps, when that
-    outline wraps the kept one and is clearly bigger (else the kept candidate as it is)."""
-    inner, (outer, *more) = kept.hypotheses[0], later.hypotheses[0]
-    if len(inner) != 1 or more or _overlap(inner[0], outer) < WRAP_OVERLAP:
-        return kept
-    if not WRAP_GROWTH[0] <= _area(outer) / max(_area(inner[0]), 1e-6) <= WRAP_GROWTH[1]:
-        return kept
-    if any(len(h) == 1 and _overlap(h[0], outer) > SAME_CARD_OVERLAP and _area(h[0]) >= _area(outer) / WRAP_GROWTH[0]
-           for h in kept.hypotheses + kept.wraps):
-        return kept  # it has an outline about this big here already
-    return replace(kept, wraps=kept.wraps + ((outer,),))
-
-
-def _area(quad: np.ndarray) -> float:
-    """A quad's area."""
-    return abs(cv2.contourArea(quad.astype(np.float32)))
-
-
-def _beside(cand: Candidate, known: list[np.ndarray]) -> Candidate | None:
-    """A candidate's hypotheses less the known cards: those whose every quad is a known card again
-    or clear of them all, each without its known cards; None when nothing new is left."""
-    if not known:
-        return cand
-    hyps = []
-    for hyp in cand.hypotheses:
-        overlaps = [max(_overlap(q, k) for k in known) for q in hyp]
-        if any(APART_OVERLAP < o <= SAME_CARD_OVERLAP for o in overlaps):
-            continue  # cuts across a known card: not a reading of what lies beside it
-        new = tuple(q for q, o in zip(hyp, overlaps, strict=True) if o <= APART_OVERLAP)
-        if new:
-            hyps.append(new)
-    return Candidate(tuple(hyps), cand.support) if hyps else None
-
-
 def _cloth_cards(contour: np.ndarray, frame_area: float, colour_u8: np.ndarray,
                  grad: tuple[np.ndarray, np.ndarray], period: float) -> Candidate | None:
     """A blob of the blurred cloth read as cards: its four-sided fits and the rectangle of its
@@ -397,7 +331,7 @@ def detect(frame: np.ndarray) -> Detection:
         everything += found
         if level == len(EDGE_LEVELS):
             strays += [b for b in others if _hand_like(b, colour_u8.shape[:2])]
-    kept = _merge(everything)
+    kept = merge(everything)
     if period:  # on checks a card's outline is often lost in the net but its art's panel is not
         kept = [_to_rim(c, grad, colour_u8) for c in kept]
     clutter = _uncovered(strays, kept, colour_u8.shape[:2])

@@ -29,6 +29,7 @@ import numpy as np
 from vision import detect as D
 from vision.blobs import CARD_ASPECT, MAX_CARD_SHARE, aspect, rectangular
 from vision.lattice import panel_rim
+from vision.merge import overlap
 from vision.sides import along_support, iou, short_side, side_lengths, snap
 
 SNAP_SHARE = 0.06  # each end of a side may move this share of the card's short side when snapped
@@ -187,7 +188,7 @@ def _best(scored: list[tuple[float, float, np.ndarray]]) -> tuple[float, float, 
     may hold card-shaped panels of its own)."""
     along, area, best = max(scored, key=lambda s: (round(s[0], 2), s[1]))
     for other_along, other_area, other in sorted(scored, key=lambda s: s[1]):
-        if other_along >= MIN_ALONG and other_area > area and D._overlap(best, other) > INSIDE \
+        if other_along >= MIN_ALONG and other_area > area and overlap(best, other) > INSIDE \
                 and _centred(best, other):
             along, area, best = other_along, other_area, other
     return along, area, best
@@ -196,7 +197,7 @@ def _best(scored: list[tuple[float, float, np.ndarray]]) -> tuple[float, float, 
 def _others(scored: list[tuple[float, float, np.ndarray]], best: np.ndarray) -> list[np.ndarray]:
     """The other well-edged outlines, those drawn around the best first (largest first: the card
     around a panel, or the whole of a card cut short), then the rest by edge support."""
-    rest = [(D._overlap(best, q) > INSIDE, along, area, q) for along, area, q in scored
+    rest = [(overlap(best, q) > INSIDE, along, area, q) for along, area, q in scored
             if q is not best and along >= MIN_ALONG]
     ranked = sorted(rest, key=lambda s: (not s[0], -s[2] if s[0] else -s[1]))
     return [q for *_, q in ranked[:MAX_OTHERS]]
