@@ -29,6 +29,8 @@ SEAM_DEPTH = 0.015  # dent depth, as a share of the blob's size, that may mark a
 SPUR_SHARE = 0.4  # opening width, as a share of the smallest card's short side (about 10 work px):
 # wider than a plank seam or a grid line that runs into a card's outline (4-6 px), narrower than any card
 CARD_ASPECT = 88 / 63  # a card's long side over its short side
+STRETCH_BELOW = 1.25  # long over short side below which an outline is too short for a whole card
+# (a card tilted 20 degrees away shows 1.31 and more)
 PAIR_AREA_RATIO = 0.6  # two pieces are the Mayor's two cards only when this alike in area (a tilted camera
 # changes a card's area by a fifth at most); a card and a check square cut from one cloth are not
 
@@ -191,3 +193,19 @@ def card_sized(quad: np.ndarray, frame_area: float) -> bool:
     area = abs(cv2.contourArea(quad.astype(np.float32)))
     return ONE_CARD_ASPECT[0] <= aspect(quad) <= ONE_CARD_ASPECT[1] and \
         MIN_CARD_SHARE * frame_area <= area <= MAX_CARD_SHARE * frame_area
+
+
+def stretched(quad: np.ndarray) -> list[np.ndarray]:
+    """An outline too short for one card lengthened to a card's aspect at either end (a dark band
+    across the card, its header, lost in the table), or none when it is long enough."""
+    sides = side_lengths(quad)
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        quad, sides = np.roll(quad, -1, axis=0), np.roll(sides, -1)
+    short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    if long >= STRETCH_BELOW * short:
+        return []
+    need = CARD_ASPECT * short - long
+    p0, p1, p2, p3 = quad
+    along_1, along_3 = (p2 - p1) / max(sides[1], 1e-6), (p3 - p0) / max(sides[3], 1e-6)
+    return [np.array([p0, p1, p2 + need * along_1, p3 + need * along_3]),
+            np.array([p0 - need * along_3, p1 - need * along_1, p2, p3])]

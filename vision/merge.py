@@ -4,7 +4,8 @@ Several cues outline the same card, each a little differently; two touching card
 alone by one cue and as one blob by another. Merging keeps each place's best-supported
 candidate, reads a later blob holding a known card for what lies beside it, and keeps a later
 outline that wraps a kept one (a card around its art's panel) in reserve among the kept
-candidate's wraps, which the reader reads when nothing else names a card.
+candidate's wraps, which the reader reads when nothing else names a card. An outline too short
+for a card (a set-up card's dark header lost in the table) is kept lengthened at either end there too.
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.blobs import Candidate
+from vision.blobs import Candidate, stretched
+from vision.sides import Gradient, short_side, snap
 
 MIN_SUPPORT = 0.55  # share of the outline that must be a real step for a quad to count as a card
 SAME_CARD_OVERLAP = 0.5  # intersection / smaller area above which two quads are one card
 WRAP_OVERLAP = 0.9  # share of a kept outline inside a later, bigger one that wraps it (its card around its panel)
 WRAP_GROWTH = (1.25, 4.0)  # area of the wrapping outline over the kept one's: the same card outlined again,
 # a pixel out, is under 1.1x; a card over its art's panel 1.3-3.5x (a woodcut blue card's panel is a third of it)
+STRETCH_SNAP = 0.1  # share of its short side each side of a lengthened outline may move onto an edge
 APART_OVERLAP = 0.1  # intersection / smaller area below which two quads are two cards (rounded corners may touch)
 
 
@@ -83,3 +86,13 @@ def _beside(cand: Candidate, known: list[np.ndarray]) -> Candidate | None:
         if new:
             hyps.append(new)
     return Candidate(tuple(hyps), cand.support) if hyps else None
+
+
+def with_stretches(cand: Candidate, grad: Gradient) -> Candidate:
+    """A candidate with its one-card first outline, if too short for a card, lengthened at either
+    end and snapped onto the edges there, among its wraps."""
+    first = cand.hypotheses[0]
+    if len(first) != 1:
+        return cand
+    more = tuple((snap(grad, q, STRETCH_SNAP * short_side(q)),) for q in stretched(first[0]))
+    return replace(cand, wraps=cand.wraps + more) if more else cand

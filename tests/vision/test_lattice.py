@@ -98,3 +98,12 @@ def test_a_card_whose_panel_is_outlined_as_cleanly_as_itself_is_named(woodcut_re
     more edge support: the card around it is read when the panel names nothing (these were refused)."""
     photo = _photo("woodcut", card, top, seed)
     assert woodcut_reader.read(photo.image).named == (card,)
+
+
+@pytest.mark.parametrize(("card", "seed"), [("setup-04", 55), ("setup-05", 56)])
+def test_a_setup_card_whose_dark_header_is_lost_in_the_checks_is_named(card, seed) -> None:
+    """The cloth cue outlines a set-up card's light body without its black header, too short for a
+    card: lengthened to a card's shape at the header's end, it is read (these were refused)."""
+    photo = take_photo([Thing(card_face("standard", card, 3.0), card, card)], np.random.default_rng(seed),
+                       PhotoConditions(), top=TableTop.CHECK_RED)
+    assert CardReader().read(photo.image).named == (card,)
