@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from vision.art import card_face
-from vision.deck import render_deck
 from vision.detect import EDGE_LEVELS, colour_gradient, detect, work_copy
 from vision.lattice import cloth_period
 from vision.photo import PhotoConditions, Thing, take_photo
@@ -81,12 +80,6 @@ def test_two_cards_the_blurred_cloth_runs_together_are_both_outlined(seed) -> No
                        LIVE, top=TableTop.CHECK_RED, pair=True)
     quads = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
     assert all(max((iou(q, s.corners) for q in quads), default=0.0) >= MIN_IOU for s in photo.seen)
-
-
-@pytest.fixture(scope="module")
-def woodcut_reader() -> CardReader:
-    """A reader over the woodcut deck (its blue cards' panel is a third of the card)."""
-    return CardReader(render_deck("woodcut"))
 
 
 @pytest.mark.parametrize(("card", "top", "seed"), [
