@@ -30,8 +30,7 @@ APART_OVERLAP = 0.1  # intersection / smaller area below which two quads are two
 def overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection of two convex quads over the smaller one's area."""
     area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    smaller = min(abs(cv2.contourArea(a.astype(np.float32))), abs(cv2.contourArea(b.astype(np.float32))))
-    return float(area) / max(smaller, 1e-6)
+    return float(area) / max(min(_area(a), _area(b)), 1e-6)
 
 
 def merge(candidates: list[Candidate]) -> list[Candidate]:
