@@ -17,7 +17,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from vision.sides import intersect, side_lengths
+from vision.sides import intersect, quad_area, side_lengths
 
 MIN_CARD_SHARE = 0.005  # smallest card area as a share of the frame (15% of the height, tilted, 16:9)
 MAX_CARD_SHARE = 0.20  # largest single card as a share of the frame (45% of a 4:3 frame's height is 0.11)
@@ -190,7 +190,7 @@ def without_spurs(contour: np.ndarray, frame_area: float) -> list[np.ndarray]:
 
 def card_sized(quad: np.ndarray, frame_area: float) -> bool:
     """Whether a quad has one card's aspect and size."""
-    area = abs(cv2.contourArea(quad.astype(np.float32)))
+    area = quad_area(quad)
     return ONE_CARD_ASPECT[0] <= aspect(quad) <= ONE_CARD_ASPECT[1] and \
         MIN_CARD_SHARE * frame_area <= area <= MAX_CARD_SHARE * frame_area
 

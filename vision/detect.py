@@ -33,7 +33,7 @@ import numpy as np
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
 from vision.lattice import blob_rectangle, cloth_mask, cloth_period, panel_rim, rim, snap_to_checks
 from vision.merge import MIN_SUPPORT, merge, with_stretches
-from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support
+from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support, quad_area
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
@@ -156,7 +156,7 @@ def _settled(contour: np.ndarray, area: float, found: list[Candidate]) -> bool:
         if cand.support < SETTLED_SUPPORT:
             continue
         quads = cand.hypotheses[0]
-        whole = sum(abs(cv2.contourArea(q.astype(np.float32))) for q in quads)
+        whole = sum(quad_area(q) for q in quads)
         if SETTLED_AREA[0] * whole <= area <= SETTLED_AREA[1] * whole and any(
                 cv2.pointPolygonTest(q.astype(np.float32), centre, False) >= 0 for q in quads):
             return True
@@ -201,7 +201,7 @@ def _fitted(contour: np.ndarray, frame_area: float, fit: Callable[[np.ndarray], 
 def _stands_out(colour_u8: np.ndarray, quad: np.ndarray) -> float:
     """How far a quad's inside differs in mean colour from a band just outside it, in spreads of
     the band's colour (a card on a table: several; a piece of the table itself: about one or less)."""
-    side = np.sqrt(abs(cv2.contourArea(quad.astype(np.float32))))
+    side = np.sqrt(quad_area(quad))
     reach = max(3, round(SPUR_RING * side)) | 1
     h, w = colour_u8.shape[:2]
     x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - reach, 0)

@@ -30,7 +30,7 @@ from vision import detect as D
 from vision.blobs import CARD_ASPECT, MAX_CARD_SHARE, aspect, rectangular
 from vision.lattice import panel_rim
 from vision.merge import overlap
-from vision.sides import along_support, iou, short_side, side_lengths, snap
+from vision.sides import along_support, iou, quad_area, short_side, side_lengths, snap
 
 SNAP_SHARE = 0.06  # each end of a side may move this share of the card's short side when snapped
 MIN_ALONG = 0.75  # share of the outline that must be an edge along it for a photo to be enrolled
@@ -111,7 +111,7 @@ def _live_quads(frame: np.ndarray, scale: float) -> list[np.ndarray]:
 
 def _centred(inner: np.ndarray, outer: np.ndarray) -> bool:
     """Whether an outline sits in the middle of another, as a card's art panel does in the card."""
-    size = np.sqrt(abs(cv2.contourArea(outer.astype(np.float32))))
+    size = np.sqrt(quad_area(outer))
     return float(np.linalg.norm(inner.mean(axis=0) - outer.mean(axis=0))) <= PANEL_OFFSET * size
 
 
@@ -164,7 +164,7 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
 
 def _big(quad: np.ndarray, low: float) -> bool:
     """Whether a quad is as big as the smallest lone card's outline (low: its blob, work px)."""
-    return abs(cv2.contourArea(quad.astype(np.float32))) >= low / HULL_SHARE
+    return quad_area(quad) >= low / HULL_SHARE
 
 
 def _scored(grad: tuple[np.ndarray, np.ndarray], quads: list[np.ndarray],
@@ -179,7 +179,7 @@ def _scored(grad: tuple[np.ndarray, np.ndarray], quads: list[np.ndarray],
         if not _square_on(snapped):
             continue  # an enrollment photo is taken from above: a skewed quad is not its card
         if not any(iou(snapped, other) > SAME_QUAD for _, _, other in scored):
-            scored.append((along_support(grad, snapped), abs(cv2.contourArea(snapped.astype(np.float32))), snapped))
+            scored.append((along_support(grad, snapped), quad_area(snapped), snapped))
     return scored
 
 

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.blobs import Candidate, stretched
-from vision.sides import Gradient, short_side, snap
+from vision.sides import Gradient, quad_area, short_side, snap
 
 MIN_SUPPORT = 0.55  # share of the outline that must be a real step for a quad to count as a card
 SAME_CARD_OVERLAP = 0.5  # intersection / smaller area above which two quads are one card
@@ -30,7 +30,7 @@ APART_OVERLAP = 0.1  # intersection / smaller area below which two quads are two
 def overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection of two convex quads over the smaller one's area."""
     area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    return float(area) / max(min(_area(a), _area(b)), 1e-6)
+    return float(area) / max(min(quad_area(a), quad_area(b)), 1e-6)
 
 
 def merge(candidates: list[Candidate]) -> list[Candidate]:
@@ -58,17 +58,12 @@ def _wrapped(kept: Candidate, later: Candidate) -> Candidate:
     inner, (outer, *more) = kept.hypotheses[0], later.hypotheses[0]
     if len(inner) != 1 or more or overlap(inner[0], outer) < WRAP_OVERLAP:
         return kept
-    if not WRAP_GROWTH[0] <= _area(outer) / max(_area(inner[0]), 1e-6) <= WRAP_GROWTH[1]:
+    if not WRAP_GROWTH[0] <= quad_area(outer) / max(quad_area(inner[0]), 1e-6) <= WRAP_GROWTH[1]:
         return kept
-    if any(len(h) == 1 and overlap(h[0], outer) > SAME_CARD_OVERLAP and _area(h[0]) >= _area(outer) / WRAP_GROWTH[0]
+    if any(len(h) == 1 and overlap(h[0], outer) > SAME_CARD_OVERLAP and quad_area(h[0]) >= quad_area(outer) / WRAP_GROWTH[0]
            for h in kept.hypotheses + kept.wraps):
         return kept  # it has an outline about this big here already
     return replace(kept, wraps=kept.wraps + ((outer,),))
-
-
-def _area(quad: np.ndarray) -> float:
-    """A quad's area."""
-    return abs(cv2.contourArea(quad.astype(np.float32)))
 
 
 def _beside(cand: Candidate, known: list[np.ndarray]) -> Candidate | None:

@@ -64,6 +64,11 @@ def side_lengths(quad: np.ndarray) -> np.ndarray:
     return np.sqrt(np.add.reduce(d * d, axis=1))  # np.linalg.norm(d, axis=1), as numpy computes it
 
 
+def quad_area(quad: np.ndarray) -> float:
+    """A quad's (or any closed outline's) area in px."""
+    return abs(cv2.contourArea(quad.astype(np.float32)))
+
+
 def short_side(quad: np.ndarray) -> float:
     """Length of a quad's shortest side: the scale of a card outline, whatever its tilt."""
     return float(side_lengths(quad).min())
