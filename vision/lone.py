@@ -132,8 +132,9 @@ def _square_on(quad: np.ndarray) -> bool:
     return True
 
 
-def find_lone_card(frame: np.ndarray) -> LoneCard:
-    """The outline of the one card in a BGR photo, or a refusal that says why."""
+def find_lone_card(frame: np.ndarray, live: bool = True) -> LoneCard:
+    """The outline of the one card in a BGR photo, or a refusal that says why (live=False: the
+    live read's outlines are not tried, because the caller already knows it found none)."""
     colour_u8, scale = D.work_copy(frame)
     frame_area = float(colour_u8.shape[0] * colour_u8.shape[1])
     dx, dy = D.colour_gradient(colour_u8)
@@ -141,7 +142,7 @@ def find_lone_card(frame: np.ndarray) -> LoneCard:
     low = (LONE_HEIGHT[0] * colour_u8.shape[0]) ** 2 / CARD_ASPECT * HULL_SHARE  # smallest lone card's blob, work px
     quads = [q for q in _quads(_blobs(colour_u8, dx, dy, low), frame_area) if _big(q, low)]
     scored = _scored(grad, quads)
-    if not scored or _best(scored)[0] < MIN_ALONG:
+    if live and (not scored or _best(scored)[0] < MIN_ALONG):
         # the live read's outlines only when the search found no card: on checks its outline moved
         # out onto the rim may overshoot where the search's own is exact
         live = [q for q in _live_quads(frame, scale) if _big(q, low)]

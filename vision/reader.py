@@ -153,7 +153,21 @@ class CardReader:
         cards: list[CardReading] = []
         for candidate in detection.candidates:
             cards.extend(self.read_candidate(frame, candidate))
+        if not detection.candidates:
+            cards.extend(self._read_lone(frame))
         return FrameReading(tuple(cards), detection.clutter)
+
+    def _read_lone(self, frame: np.ndarray) -> list[CardReading]:
+        """The card enrollment's exhaustive search (vision.lone) finds in a frame where detection found
+        none, if the deck names it: a big card on a busy or light table may hide from every cue of the
+        live read (a parchment set-up card on birch, a painted card on strong grain) and still have an
+        outline that is mostly edge. An outline the deck does not name is left out: the search offers
+        its best guess on any table, and an empty mat must read as empty for the scanner to rest."""
+        found = find_lone_card(frame, live=False)
+        if found.corners is None:
+            return []
+        candidate = Candidate(((found.corners,),), found.along, wraps=tuple((q,) for q in found.others))
+        return [r for r in self.read_candidate(frame, candidate) if r.card is not None]
 
     def read_candidate(self, frame: np.ndarray, candidate: Candidate) -> list[CardReading]:
         """One detected candidate's readings: its likeliest hypothesis', or when none looks like a

@@ -189,6 +189,17 @@ def test_a_card_beside_one_a_stronger_cue_found_alone_is_kept() -> None:
     assert all(max(iou(q, s.corners) for q in quads) >= 0.8 for s in photo.seen)
 
 
+@pytest.mark.parametrize(("card", "seed"), [("setup-07", 26), ("setup-01", 86)])
+def test_a_card_every_live_cue_misses_is_found_by_the_lone_search(reader: CardReader, card, seed) -> None:
+    """A parchment set-up card on birch hides from every cue of the live read; the frame is searched
+    as enrollment searches a photo, and the card found there is named with its corners."""
+    photo = take_photo([Thing(card_face("standard", card, 3.0), card, card)], np.random.default_rng(seed),
+                       PhotoConditions(card_height=(0.3, 0.45)), top=TableTop.BIRCH)
+    assert detect(photo.image).candidates == ()
+    (got,) = reader.read(photo.image).cards
+    assert got.card == card and iou(np.array(got.corners), photo.seen[0].corners) >= 0.9
+
+
 @pytest.mark.parametrize("card", ["setup-04", "blue-C2", "red-yeti"])
 def test_a_card_whose_panel_was_outlined_is_read_by_its_rim(reader: CardReader, faces, card: str) -> None:
     """Only the panel inside a card was outlined (a light card on a light table): the outline moved
