@@ -24,7 +24,7 @@ which the reader reads when no outline as found looks like a card at all.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import cv2
@@ -33,7 +33,7 @@ import numpy as np
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
 from vision.lattice import blob_rectangle, cloth_mask, cloth_period, panel_rim, rim, snap_to_checks
 from vision.merge import MIN_SUPPORT, merge, with_stretches
-from vision.sides import CHROMA_GAIN, UNIT_LEVELS, colour_units, edge_support, quad_area
+from vision.sides import CHROMA_GAIN, UNIT_LEVELS, Gradient, colour_units, edge_support, quad_area
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
@@ -73,6 +73,8 @@ class Detection:
 
     candidates: tuple[Candidate, ...]
     clutter: bool
+    grad: Gradient | None = field(default=None, repr=False)  # the work copy's colour gradient (vision.beside)
+    per_px: np.ndarray | None = field(default=None, repr=False)  # frame px per work px, (x, y)
 
 
 def _enclosed(edges: np.ndarray) -> np.ndarray:
@@ -299,6 +301,11 @@ def to_frame(quad: np.ndarray, per_px: float | np.ndarray) -> np.ndarray:
     return (quad + 0.5) * per_px - 0.5
 
 
+def from_frame(quad: np.ndarray, per_px: float | np.ndarray) -> np.ndarray:
+    """Frame px corners to work-copy px (the inverse of to_frame)."""
+    return (quad + 0.5) / per_px - 0.5
+
+
 def _in_frame(hyps: tuple[tuple[np.ndarray, ...], ...], per_px: np.ndarray) -> tuple[tuple[np.ndarray, ...], ...]:
     """Hypotheses' work-copy quads in frame pixels."""
     return tuple(tuple(to_frame(q, per_px) for q in hyp) for hyp in hyps)
@@ -342,4 +349,4 @@ def detect(frame: np.ndarray) -> Detection:
     full = tuple(Candidate(_in_frame(c.hypotheses, per_px), c.support,
                            None if period else partial(_rims, c.hypotheses, grad, per_px),
                            _in_frame(c.wraps, per_px)) for c in kept)
-    return Detection(full, clutter)
+    return Detection(full, clutter, grad, per_px)

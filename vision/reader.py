@@ -6,9 +6,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from vision.beside import SAME_PLACE, beside
 from vision.cards import setup_letters
 from vision.deck import Deck, Match, builtin_deck
-from vision.detect import Candidate, detect
+from vision.detect import Candidate, Detection, detect, from_frame, to_frame
 from vision.features import order_corners, resolution, warp_card
 from vision.lone import find_lone_card
 from vision.sides import iou
@@ -155,7 +156,26 @@ class CardReader:
             cards.extend(self.read_candidate(frame, candidate))
         if not detection.candidates:
             cards.extend(self._read_lone(frame))
+        named = [c for c in cards if c.card is not None]
+        if len(named) == 1:
+            cards = self._with_neighbour(frame, detection, cards, np.array(named[0].corners))
         return FrameReading(tuple(cards), detection.clutter)
+
+    def _with_neighbour(self, frame: np.ndarray, detection: Detection, cards: list[CardReading],
+                        found: np.ndarray) -> list[CardReading]:
+        """The readings with the first card the deck names beside a lone named one (vision.beside):
+        the Mayor's second card may hide from every cue while the first is outlined exactly. A
+        refused outline in the same place gives way to it."""
+        if detection.grad is None or detection.per_px is None:
+            return cards
+        for outline in beside(detection.grad, from_frame(found, detection.per_px)):
+            quad = to_frame(outline, detection.per_px)
+            if any(r.card is not None and iou(quad, np.array(r.corners)) > SAME_PLACE for r in cards):
+                continue
+            got = [r for r in self.read_candidate(frame, Candidate(((quad,),))) if r.card is not None]
+            if got:
+                return [r for r in cards if r.card is not None or iou(quad, np.array(r.corners)) <= SAME_PLACE] + got
+        return cards
 
     def _read_lone(self, frame: np.ndarray) -> list[CardReading]:
         """The card enrollment's exhaustive search (vision.lone) finds in a frame where detection found

@@ -200,6 +200,23 @@ def test_a_card_every_live_cue_misses_is_found_by_the_lone_search(reader: CardRe
     assert got.card == card and iou(np.array(got.corners), photo.seen[0].corners) >= 0.9
 
 
+@pytest.mark.parametrize(("pair", "top", "seed"), [
+    (("water", "desert"), TableTop.WOOD_LIGHT, 478),
+    (("mountain", "mountain"), TableTop.BIRCH, 837),
+    (("mountain", "mountain"), TableTop.BIRCH, 62),  # neither outlined: the first found by the lone search
+])
+def test_the_mayors_second_card_every_cue_misses_is_found_beside_the_first(reader: CardReader, pair, top, seed) -> None:
+    """The Mayor's pair, one card (or both) missed by every cue of the live read: the second is found
+    beside the first (vision.beside), named, and outlined where it lies."""
+    photo = take_photo([Thing(card_face("standard", c, 5.0), c, c) for c in pair], np.random.default_rng(seed),
+                       PhotoConditions(), top=top, pair=True)
+    outlined = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
+    assert min(max((iou(q, s.corners) for q in outlined), default=0.0) for s in photo.seen) < 0.5
+    reading = reader.read(photo.image)
+    assert reading.named == tuple(sorted(pair))
+    assert all(max(iou(np.array(r.corners), s.corners) for r in reading.cards) >= 0.8 for s in photo.seen)
+
+
 @pytest.mark.parametrize("card", ["setup-04", "blue-C2", "red-yeti"])
 def test_a_card_whose_panel_was_outlined_is_read_by_its_rim(reader: CardReader, faces, card: str) -> None:
     """Only the panel inside a card was outlined (a light card on a light table): the outline moved
