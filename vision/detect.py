@@ -73,8 +73,8 @@ class Detection:
 
     candidates: tuple[Candidate, ...]
     clutter: bool
-    grad: Gradient | None = field(default=None, repr=False)  # the work copy's colour gradient (vision.beside)
-    per_px: np.ndarray | None = field(default=None, repr=False)  # frame px per work px, (x, y)
+    grad: Gradient = field(repr=False)  # the work copy's colour gradient (vision.beside)
+    per_px: np.ndarray = field(repr=False)  # frame px per work px, (x, y)
 
 
 def _enclosed(edges: np.ndarray) -> np.ndarray:

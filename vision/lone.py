@@ -145,8 +145,8 @@ def find_lone_card(frame: np.ndarray, live: bool = True) -> LoneCard:
     if live and (not scored or _best(scored)[0] < MIN_ALONG):
         # the live read's outlines only when the search found no card: on checks its outline moved
         # out onto the rim may overshoot where the search's own is exact
-        live = [q for q in _live_quads(frame, scale) if _big(q, low)]
-        quads, scored = quads + live, _scored(grad, live, scored)
+        proposed = [q for q in _live_quads(frame, scale) if _big(q, low)]
+        quads, scored = quads + proposed, _scored(grad, proposed, scored)
     if not quads:
         return LoneCard(None, 0.0, "nothing card-shaped stands out from the table"
                         f" (a card must fill at least {LONE_HEIGHT[0]:.0%} of the photo's height)")

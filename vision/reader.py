@@ -166,8 +166,6 @@ class CardReader:
         """The readings with the first card the deck names beside a lone named one (vision.beside):
         the Mayor's second card may hide from every cue while the first is outlined exactly. A
         refused outline in the same place gives way to it."""
-        if detection.grad is None or detection.per_px is None:
-            return cards
         for outline in beside(detection.grad, from_frame(found, detection.per_px)):
             quad = to_frame(outline, detection.per_px)
             if any(r.card is not None and iou(quad, np.array(r.corners)) > SAME_PLACE for r in cards):
