@@ -26,6 +26,7 @@ from vision.features import (
     canonical,
     describe,
     fine_vector,
+    glyph_vector,
     mid_vector,
     sharpness,
 )
@@ -234,7 +235,7 @@ class Deck:
         aligned = align_to(image, family.template)
         fine, mid = fine_vector(aligned), mid_vector(aligned)
         twins = family.seen_like(resolution, sharpness(aligned))
-        beats = twins.regions.beats(fine) + FAMILY_COLOUR_WEIGHT * (colour[:, None] - colour[None, :])
+        beats = twins.regions.beats(glyph_vector(aligned)) + FAMILY_COLOUR_WEIGHT * (colour[:, None] - colour[None, :])
         np.fill_diagonal(beats, np.inf)
         worst = beats.min(axis=1)
         best = int(np.argmax(worst))

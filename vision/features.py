@@ -25,6 +25,8 @@ COARSE_BLUR = 0.8  # cells; smooths aliasing and small misplacements of the outl
 COARSE_SURROUND = 6.0  # cells (a quarter of the card's width): light changing slower than this (glare, a lamp's fall-off) is dropped
 FINE_BLUR = 1.0  # cells; a letter stroke is about two cells wide at this grid
 FINE_SURROUND = 5.0  # cells; detail finer than this is kept: letters, not light falling off
+GLYPH_BLUR = 0.7  # canonical px (0.35 mm): JPEG blocks and sensor noise go, a 2.6 mm badge's "1" or "2" stays
+GLYPH_SURROUND = 6.0  # canonical px (3 mm): light changing slower than this (glare, a lamp) is dropped
 MID_GRID = (30, 42)  # (w, h) grey cells: shapes a few mm across, where painted texture has averaged out
 MID_BLUR = 1.0  # cells
 MID_SURROUND = 4.0  # cells; detail finer than this is kept, light falling off is not
@@ -113,6 +115,19 @@ def _inner_grey(card: np.ndarray) -> np.ndarray:
 def fine_vector(card: np.ndarray) -> np.ndarray:
     """The fine grey layout of a canonical card image (BGR or grey), zero mean, unit norm."""
     return _unit(_band_pass(_inner_grey(card), FINE_GRID, FINE_BLUR, FINE_SURROUND))
+
+
+def glyph_shape() -> tuple[int, int]:
+    """(h, w) of a glyph layout: the card's inner area at canonical px."""
+    mx, my = round(CANON_W * INNER_MARGIN), round(CANON_H * INNER_MARGIN)
+    return CANON_H - 2 * my, CANON_W - 2 * mx
+
+
+def glyph_vector(card: np.ndarray) -> np.ndarray:
+    """The grey layout of a canonical card image at its own pixels (0.5 mm), zero mean, unit norm:
+    a points digit or a "#1"/"#2" badge a few millimetres across, which the fine grid blurs away."""
+    h, w = glyph_shape()
+    return _unit(_band_pass(_inner_grey(card), (w, h), GLYPH_BLUR, GLYPH_SURROUND))
 
 
 def mid_vector(card: np.ndarray) -> np.ndarray:

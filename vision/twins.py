@@ -17,13 +17,22 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.features import FINE_GRID, at_resolution, fine_vector, mid_vector, sharpness
+from vision.features import (
+    at_resolution,
+    fine_vector,
+    glyph_shape,
+    glyph_vector,
+    mid_vector,
+    sharpness,
+)
 
-REGION_SIGMAS = 3.0  # a fine cell where two twins differ by this many robust sigmas (of all cells) sets them apart
-REGION_MIN_SHARE = 0.01  # the distinguishing region keeps at least this share of the card's cells (a digit is ~1%)
-REGION_REACH = 2  # fine cells (~2 mm): how far a twin's letters may lie off the family template after alignment
-FAMILY_F = 6.0  # between-twin over within-card variance above which a cell is where the family varies at all:
-                # with 2 photos of each of 5-13 twins, chance alone passes it in well under 1% of cells
+REGION_T = 2.5  # a pixel where two twins' mean photos differ by this many standard errors (root mean
+                # square over REGION_POOL px) sets them apart: photo noise alone pools to about 1
+REGION_POOL = 5  # px (2.5 mm): a glyph's stroke difference is this wide; a lone noisy pixel is not
+REGION_MIN_SHARE = 0.01  # the distinguishing region keeps at least this share of the card's pixels (a digit is ~1%)
+REGION_REACH = 3  # px (1.5 mm): how far a card's glyphs may lie off the family template after alignment
+NOISE_FLOOR = 0.05  # per-pixel variance (in units of a layout's own, per pixel) two photos of one card differ by
+                    # at least (JPEG, resampling): the noise assumed when no card has two photos
 SHARPNESS_SLACK = 1.15  # a look may hold this much more detail than the card (photos of one card vary so much)
 RESOLUTION_STEP = 0.05  # canonical px per px: cards seen within this of one resolution share one look at the twins
 
@@ -56,9 +65,8 @@ class Family:
               aligned: list[np.ndarray]) -> Family:
         """A family from its members' aligned images: each twin's layouts and the pairs' regions."""
         cards = np.array(sorted({int(c) for c in owner}))
-        photos, fine, mid = _layouts(aligned, owner, cards)
-        noise = _photo_noise(photos, owner, cards, fine)
-        regions = Regions.learn(fine, noise, _varying(photos, owner, cards, noise))
+        fine, mid, glyphs = _layouts(aligned, owner, cards)
+        regions = Regions.learn(glyphs, owner, cards)
         return Family(members, template, asymmetry, cards, owner, tuple(aligned),
                       Layouts(fine, mid, regions, _sharpness(aligned)))
 
@@ -70,8 +78,9 @@ class Family:
             return self.sharp
         if step not in self._seen:
             looks = [at_resolution(im, max(step, 1) * RESOLUTION_STEP) for im in self.aligned]
-            _, fine, mid = _layouts(looks, self.owner, self.cards)
-            self._seen[step] = Layouts(fine, mid, self.sharp.regions.with_layouts(fine), _sharpness(looks))
+            fine, mid, glyphs = _layouts(looks, self.owner, self.cards)
+            regions = self.sharp.regions.with_layouts(_per_card(glyphs, self.owner, self.cards))
+            self._seen[step] = Layouts(fine, mid, regions, _sharpness(looks))
         return self._seen[step]
 
     def seen_like(self, resolution: float, detail: float) -> Layouts:
@@ -86,60 +95,72 @@ class Family:
 
 @dataclass(frozen=True, eq=False)
 class Regions:
-    """For every pair of twins (a, b), the fine cells where they differ, and both twins seen only there.
-
-    A card is compared with each twin over the region at the shift (up to REGION_REACH cells)
-    where it fits that twin best: the alignment to the family's template locks onto the big
-    shared art, and a scale error of a percent leaves the letters a cell or two off.
+    """For every pair of twins (a, b), the pixels where they differ, and both twins seen only there.
 
     Photos of one card differ all over (blur, glare, painted texture, a slightly-off outline),
     twins only in a small region (a "#1"/"#2" badge, a points digit, ten letters). Compared over
     the whole card, a blurrier reference photo can outweigh the digit that sets two twins apart;
-    compared over the region alone, only the digit counts. The region is where the twins' photos
-    differ far more than they differ across most of the card (which the twins share).
+    compared over the region alone, only the digit counts. The region is learnt at the card's own
+    pixels (features.glyph_vector; a 1 mm grid blurs a 5 mm digit inside a disc into a blob): the
+    pixels where the twins' mean photos differ by REGION_T standard errors, the error being how
+    much photos of one card differ there (pooled over the family's cards). Only the pixels some
+    pair's region holds are kept (`pixels`), so a card is compared over a few thousand at most.
+
+    A card is compared with each twin over the region at the shift (up to REGION_REACH px) where
+    it fits that twin best: a card aligned to the family's template may lie a pixel or two off.
     """
 
-    a: np.ndarray  # (pairs, fine) twin a over the pair's region: zero mean, unit norm there, 0 elsewhere
-    b: np.ndarray  # (pairs, fine) twin b likewise
-    mask: np.ndarray  # (pairs, fine) float32 1 inside the pair's region
-    size: np.ndarray  # (pairs,) cells in each region
+    a: np.ndarray  # (pairs, kept) twin a over the pair's region: zero mean, unit norm there, 0 elsewhere
+    b: np.ndarray  # (pairs, kept) twin b likewise
+    mask: np.ndarray  # (pairs, kept) float32 1 inside the pair's region
+    size: np.ndarray  # (pairs,) pixels in each region
     rho: np.ndarray  # (pairs,) correlation of the twins with each other over their region
     pairs: tuple[tuple[int, int], ...]  # the (a, b) card rows of each pair, a < b
     cards: int  # twins in the family
+    pixels: np.ndarray  # glyph-layout indices of the kept pixels (those in some pair's region)
+    shifted: np.ndarray  # (kept, shifts) indices into the edge-padded layout: each kept pixel at each shift
 
     @staticmethod
-    def learn(fine: np.ndarray, noise: np.ndarray | None, varying: np.ndarray | None = None) -> Regions:
-        """The distinguishing region of every pair of rows of (cards, fine) unit-norm layouts.
-
-        noise: per cell, how much photos of one card vary there (None: not known, one photo each).
-        varying: the cells where the family's twins differ at all, beyond their photos' noise (None:
-        not known); a pair's region keeps to them, so a glare spot that two photos of one twin
-        happen to share does not count as a difference.
-        """
-        pairs = tuple((i, j) for i in range(len(fine)) for j in range(i + 1, len(fine)))
-        masks = np.stack([_within(_region(fine[i], fine[j], noise), varying) for i, j in pairs]) if pairs \
-            else np.zeros((0, fine.shape[1]), bool)
-        return Regions.over(fine, masks, pairs)
+    def learn(photos: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> Regions:
+        """The distinguishing region of every pair of twins, from each photo's glyph layout (rows of
+        photos) and the card each photo shows (owner; cards lists the twins)."""
+        means = _card_means(photos, owner, cards)
+        counts = np.array([(owner == c).sum() for c in cards], np.float64)
+        noise = _photo_noise(photos, owner, cards, means)
+        pairs = tuple((i, j) for i in range(len(cards)) for j in range(i + 1, len(cards)))
+        masks = np.stack([_region(means[i], means[j], noise * (1 / counts[i] + 1 / counts[j]))
+                          for i, j in pairs]) if pairs else np.zeros((0, photos.shape[1]), bool)
+        pixels = np.flatnonzero(masks.any(axis=0)) if pairs else np.zeros(0, np.int64)
+        return Regions.over(_per_card(photos, owner, cards), masks[:, pixels], pairs, pixels)
 
     @staticmethod
-    def over(fine: np.ndarray, masks: np.ndarray, pairs: tuple[tuple[int, int], ...]) -> Regions:
-        """Each pair's twins, rows of (cards, fine) layouts, seen only inside its boolean mask."""
-        shape = (len(pairs), fine.shape[1])
-        a = np.array([_unit_in(fine[i], m) for (i, _), m in zip(pairs, masks, strict=True)]).reshape(shape)
-        b = np.array([_unit_in(fine[j], m) for (_, j), m in zip(pairs, masks, strict=True)]).reshape(shape)
+    def over(glyphs: np.ndarray, masks: np.ndarray, pairs: tuple[tuple[int, int], ...],
+             pixels: np.ndarray) -> Regions:
+        """Each pair's twins, rows of (cards, glyph) layouts, seen only inside its boolean mask
+        (over the kept pixels)."""
+        kept = glyphs[:, pixels]
+        shape = (len(pairs), len(pixels))
+        a = np.array([_unit_in(kept[i], m) for (i, _), m in zip(pairs, masks, strict=True)]).reshape(shape)
+        b = np.array([_unit_in(kept[j], m) for (_, j), m in zip(pairs, masks, strict=True)]).reshape(shape)
         return Regions(a.astype(np.float32), b.astype(np.float32), masks.astype(np.float32), masks.sum(axis=1),
-                       (a * b).sum(axis=1), pairs, len(fine))
+                       (a * b).sum(axis=1), pairs, len(glyphs), pixels, _shifted(pixels))
 
-    def with_layouts(self, fine: np.ndarray) -> Regions:
-        """The same regions with each twin seen through other (cards, fine) layouts (a coarser look)."""
-        return Regions.over(fine, self.mask > 0, self.pairs)
+    def region(self, a: int, b: int) -> np.ndarray:
+        """The boolean (h, w) glyph-layout image of where twins a and b (rows of the layouts) differ."""
+        full = np.zeros(glyph_shape(), bool)
+        full.ravel()[self.pixels] = self.mask[self.pairs.index((min(a, b), max(a, b)))] > 0
+        return full
 
-    def beats(self, fine: np.ndarray) -> np.ndarray:
-        """(cards, cards): how far a card's fine layout lies toward twin a from twin b, over their region."""
+    def with_layouts(self, glyphs: np.ndarray) -> Regions:
+        """The same regions with each twin seen through other (cards, glyph) layouts (a coarser look)."""
+        return Regions.over(glyphs, self.mask > 0, self.pairs, self.pixels)
+
+    def beats(self, glyph: np.ndarray) -> np.ndarray:
+        """(cards, cards): how far a card's glyph layout lies toward twin a from twin b, over their region."""
         out = np.zeros((self.cards, self.cards), np.float32)
         if not self.pairs:
             return out
-        seen = _shifts(fine).T  # (fine, shifts): the card may lie a cell or two off where the twins differ
+        seen = np.pad(glyph.reshape(glyph_shape()), REGION_REACH, mode="edge").ravel()[self.shifted]
         mean = (self.mask @ seen) / self.size[:, None]
         norm = np.sqrt(np.maximum((self.mask @ (seen * seen)) - self.size[:, None] * mean * mean, 1e-12))
         like_a, like_b = ((self.a @ seen) / norm).max(axis=1), ((self.b @ seen) / norm).max(axis=1)
@@ -150,67 +171,28 @@ class Regions:
         return out
 
 
-def _region(a: np.ndarray, b: np.ndarray, noise: np.ndarray | None) -> np.ndarray:
-    """Cells where two twins' layouts differ well beyond what photos of one card differ by, grown a cell.
-
-    A difference that shifting one layout a cell or two explains away is an outline a little off
-    (shared letters, the star's edges), not a difference: each cell counts only its smallest
-    difference over the shifts, both ways round. Where photos of one card vary (glare, blur on high-contrast
-    art) a difference must be larger to count.
-    """
-    size = np.maximum(_shifted_difference(a, b), _shifted_difference(b, a))
-    if noise is not None:
-        size = size / np.sqrt(noise + np.median(noise))
-    sigma = 1.4826 * float(np.median(size)) + 1e-9  # robust: most cells are art the twins share
-    keep = max(1, int(REGION_MIN_SHARE * size.size))
-    mask = (size > REGION_SIGMAS * sigma) | (size >= np.partition(size, -keep)[-keep])
-    return _grown(mask)  # letters land a cell off
+def _region(a: np.ndarray, b: np.ndarray, error: np.ndarray) -> np.ndarray:
+    """Pixels where two twins' mean glyph layouts differ by REGION_T standard errors (error: the
+    variance of their difference from photo noise alone), pooled over REGION_POOL px, grown by
+    REGION_REACH px (the card is compared at shifts up to that); at least REGION_MIN_SHARE of them."""
+    shape = glyph_shape()
+    z2 = ((a - b) ** 2 / error).reshape(shape).astype(np.float32)
+    pooled = np.sqrt(cv2.blur(z2, (REGION_POOL, REGION_POOL))).ravel()
+    keep = max(1, int(REGION_MIN_SHARE * pooled.size))
+    mask = (pooled > REGION_T) | (pooled >= np.partition(pooled, -keep)[-keep])
+    reach = 2 * REGION_REACH + 1
+    grown = cv2.dilate(mask.reshape(shape).astype(np.uint8), np.ones((reach, reach), np.uint8))
+    return grown.ravel().astype(bool)
 
 
-def _within(region: np.ndarray, varying: np.ndarray | None) -> np.ndarray:
-    """A pair's region kept to the cells where the family varies, unless too little is left."""
-    if varying is None:
-        return region
-    kept = region & varying
-    return kept if kept.sum() >= REGION_MIN_SHARE * kept.size else region
-
-
-def _varying(photos: np.ndarray, owner: np.ndarray, cards: np.ndarray, noise: np.ndarray | None) -> np.ndarray | None:
-    """Cells (grown a cell) where the twins' own means differ more than photos of one twin do: the
-    letters, digits and badges the family's cards carry, not the art they share."""
-    if noise is None or len(cards) < 3:
-        return None
-    counts = np.array([(owner == c).sum() for c in cards], np.float64)
-    means = _card_means(photos, owner, cards)
-    grand = (counts[:, None] * means).sum(axis=0) / counts.sum()
-    between = (counts[:, None] * (means - grand) ** 2).sum(axis=0) / (len(cards) - 1)
-    # smoothed as the noise is, or a spot one photo shows outweighs its own noise spread thin
-    return _grown(_smoothed(between) > FAMILY_F * np.maximum(noise, 1e-12))
-
-
-def _grown(cells: np.ndarray) -> np.ndarray:
-    """A boolean mask of fine cells grown by one cell all round."""
-    grid = cells.reshape(FINE_GRID[1], FINE_GRID[0]).astype(np.uint8)
-    return cv2.dilate(grid, np.ones((3, 3), np.uint8)).ravel().astype(bool)
-
-
-def _smoothed(cells: np.ndarray) -> np.ndarray:
-    """Values per fine cell averaged over 3x3 cells."""
-    return cv2.blur(cells.reshape(FINE_GRID[1], FINE_GRID[0]).astype(np.float32), (3, 3)).ravel()
-
-
-def _shifted_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Per cell, the smallest |a - b| with b shifted by up to REGION_REACH cells each way."""
-    return np.abs(a[None, :] - _shifts(b)).min(axis=0)
-
-
-def _shifts(v: np.ndarray) -> np.ndarray:
-    """A fine layout shifted by up to REGION_REACH cells each way (edges repeated): (shifts, fine)."""
+def _shifted(pixels: np.ndarray) -> np.ndarray:
+    """(pixels, shifts) indices into a glyph layout padded by REGION_REACH px: each pixel moved by
+    up to REGION_REACH px each way."""
     r = REGION_REACH
-    grid = v.reshape(FINE_GRID[1], FINE_GRID[0])
-    h, w = grid.shape
-    pad = np.pad(grid, r, mode="edge")
-    return np.stack([pad[dy:dy + h, dx:dx + w].ravel() for dy in range(2 * r + 1) for dx in range(2 * r + 1)])
+    w = glyph_shape()[1]
+    y, x = np.divmod(pixels, w)
+    dy, dx = np.divmod(np.arange((2 * r + 1) ** 2), 2 * r + 1)
+    return (y[:, None] + dy[None, :]) * (w + 2 * r) + (x[:, None] + dx[None, :])
 
 
 def _unit_in(v: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -219,15 +201,18 @@ def _unit_in(v: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return out / max(float(np.linalg.norm(out)), 1e-6)
 
 
-def _photo_noise(photos: np.ndarray, owner: np.ndarray, cards: np.ndarray, fine: np.ndarray) -> np.ndarray | None:
-    """Per fine cell, the variance of a card's photos about their card's mean, pooled over the cards
-    with two photos or more and smoothed over 3x3 cells; None when no card has two."""
-    rows = {int(c): i for i, c in enumerate(cards)}
-    residual = photos - fine[[rows[int(o)] for o in owner]]
+def _photo_noise(photos: np.ndarray, owner: np.ndarray, cards: np.ndarray, means: np.ndarray) -> np.ndarray:
+    """Per glyph pixel, the variance of a card's photos about their card's mean, pooled over the
+    cards with two photos or more and smoothed over REGION_POOL px, never under NOISE_FLOOR (all
+    of it when no card has two photos)."""
+    floor = NOISE_FLOOR / photos.shape[1]  # layouts have unit norm: a pixel's own variance is 1 / size
     spare = len(owner) - len(cards)  # degrees of freedom: photos beyond each card's first
     if spare <= 0:
-        return None
-    return _smoothed((residual**2).sum(axis=0) / spare)
+        return np.full(photos.shape[1], floor)
+    rows = {int(c): i for i, c in enumerate(cards)}
+    residual = photos - means[[rows[int(o)] for o in owner]]
+    pooled = ((residual**2).sum(axis=0) / spare).reshape(glyph_shape()).astype(np.float32)
+    return np.maximum(cv2.blur(pooled, (REGION_POOL, REGION_POOL)).ravel(), floor)
 
 
 def _sharpness(images: Sequence[np.ndarray]) -> float:
@@ -237,9 +222,10 @@ def _sharpness(images: Sequence[np.ndarray]) -> float:
 
 def _layouts(images: Sequence[np.ndarray], owner: np.ndarray,
              cards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each photo's fine layout, and each card's fine and mid-scale layouts (means over its photos)."""
-    photos = np.stack([fine_vector(im) for im in images])
-    return photos, _per_card(photos, owner, cards), _per_card(np.stack([mid_vector(im) for im in images]), owner, cards)
+    """Each card's fine and mid-scale layouts (means over its photos), and each photo's glyph layout."""
+    fine = _per_card(np.stack([fine_vector(im) for im in images]), owner, cards)
+    mid = _per_card(np.stack([mid_vector(im) for im in images]), owner, cards)
+    return fine, mid, np.stack([glyph_vector(im) for im in images])
 
 
 def _per_card(vectors: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> np.ndarray:
@@ -251,6 +237,3 @@ def _per_card(vectors: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> np.n
 def _card_means(vectors: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """Each card's plain mean of its photos' vectors: (cards, length)."""
     return np.stack([vectors[owner == c].mean(axis=0) for c in cards])
-
-
-
