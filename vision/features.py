@@ -96,8 +96,13 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / max(float(np.linalg.norm(v)), 1e-6)
 
 
+def _margins() -> tuple[int, int]:
+    """(x, y) canonical px cropped from each side: INNER_MARGIN of the card's width and height."""
+    return round(CANON_W * INNER_MARGIN), round(CANON_H * INNER_MARGIN)
+
+
 def _inner(card: np.ndarray) -> np.ndarray:
-    mx, my = round(CANON_W * INNER_MARGIN), round(CANON_H * INNER_MARGIN)
+    mx, my = _margins()
     return card[my:CANON_H - my, mx:CANON_W - mx]
 
 
@@ -119,7 +124,7 @@ def fine_vector(card: np.ndarray) -> np.ndarray:
 
 def glyph_shape() -> tuple[int, int]:
     """(h, w) of a glyph layout: the card's inner area at canonical px."""
-    mx, my = round(CANON_W * INNER_MARGIN), round(CANON_H * INNER_MARGIN)
+    mx, my = _margins()
     return CANON_H - 2 * my, CANON_W - 2 * mx
 
 

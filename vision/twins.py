@@ -131,7 +131,7 @@ class Regions:
         masks = np.stack([_region(means[i], means[j], noise * (1 / counts[i] + 1 / counts[j]))
                           for i, j in pairs]) if pairs else np.zeros((0, photos.shape[1]), bool)
         pixels = np.flatnonzero(masks.any(axis=0)) if pairs else np.zeros(0, np.int64)
-        return Regions.over(_per_card(photos, owner, cards), masks[:, pixels], pairs, pixels)
+        return Regions.over(_unit_rows(means), masks[:, pixels], pairs, pixels)
 
     @staticmethod
     def over(glyphs: np.ndarray, masks: np.ndarray, pairs: tuple[tuple[int, int], ...],
@@ -230,8 +230,12 @@ def _layouts(images: Sequence[np.ndarray], owner: np.ndarray,
 
 def _per_card(vectors: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """Each card's mean of its photos' vectors, back to unit norm: (cards, length)."""
-    mean = _card_means(vectors, owner, cards)
-    return mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-6)
+    return _unit_rows(_card_means(vectors, owner, cards))
+
+
+def _unit_rows(means: np.ndarray) -> np.ndarray:
+    """Each row of a (cards, length) array scaled back to unit norm."""
+    return means / np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-6)
 
 
 def _card_means(vectors: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> np.ndarray:
