@@ -45,6 +45,17 @@ def _deck(style: str, cards: tuple[str, ...]) -> Deck:
                 for i, card in enumerate(cards) for seed in (1, 2))
 
 
+def _read_photos(reader: CardReader, style: str, cards: tuple[str, ...], first_seed: int, count: int,
+                 conditions: PhotoConditions) -> list[tuple[str, str | None]]:
+    """(card, name read) for count simulated photos (seeds from first_seed on), the cards taken in turn."""
+    read = []
+    for i in range(count):
+        card = cards[i % len(cards)]
+        photo = take_photo([Thing(card_face(style, card), card, card)], np.random.default_rng(first_seed + i), conditions)
+        read.append((card, reader.read_quad(photo.image, photo.seen[0].corners).card))
+    return read
+
+
 @pytest.fixture(scope="module")
 def painted_blues() -> Deck:
     """The ten painted blue cards: one star, told apart by a letter pair, a digit and a tiny badge."""
@@ -63,16 +74,9 @@ def flat_set_ups() -> Deck:
 ])
 def test_twins_are_named_right_or_refused(request, style: str, fixture: str, cards: tuple[str, ...]) -> None:
     """Photos of near-twins are never named as another twin, and most are named."""
-    reader = CardReader(request.getfixturevalue(fixture))
-    named, truth = [], []
-    for seed in range(16):
-        card = cards[seed % len(cards)]
-        photo = take_photo([Thing(card_face(style, card), card, card)], np.random.default_rng(300 + seed), QUERIES)
-        named.append(reader.read_quad(photo.image, photo.seen[0].corners).card)
-        truth.append(card)
-    wrong = [(t, n) for t, n in zip(truth, named, strict=True) if n not in (t, None)]
-    assert wrong == []
-    assert sum(n == t for t, n in zip(truth, named, strict=True)) >= 13
+    named = _read_photos(CardReader(request.getfixturevalue(fixture)), style, cards, 300, 16, QUERIES)
+    assert [(t, n) for t, n in named if n not in (t, None)] == []
+    assert sum(n == t for t, n in named) >= 13
 
 
 def test_the_region_is_where_the_twins_differ(painted_blues: Deck) -> None:
@@ -159,12 +163,7 @@ def test_blurred_photos_of_twins_are_named_right_or_refused(painted_blues: Deck,
     """Out of focus or streaked by motion, a painted blue card is named, and never as its #1/#2 twin."""
     blurry = PhotoConditions(card_height=(0.2, 0.35), tilt_deg=(0.0, 10.0), tops=TOPS,
                              optics=Optics(defocus_px=defocus, motion=motion))
-    reader = CardReader(painted_blues)
-    named = []
-    for seed in range(40):
-        card = BLUES[seed % len(BLUES)]
-        photo = take_photo([Thing(card_face("painted", card), card, card)], np.random.default_rng(700 + seed), blurry)
-        named.append((card, reader.read_quad(photo.image, photo.seen[0].corners).card))
+    named = _read_photos(CardReader(painted_blues), "painted", BLUES, 700, 40, blurry)
     assert [(t, n) for t, n in named if n not in (t, None)] == []
     assert sum(t == n for t, n in named) >= 37  # compared as sharp, 35 were named and one wrong
 
@@ -214,10 +213,5 @@ def test_large_painted_blue_twins_are_named_by_their_digit_and_badge(painted_blu
     """A painted blue card a third of the frame tall shows its points digit and "#1"/"#2" badge plainly:
     compared at the card's own pixels it is named, every one of them, and never as its twin."""
     large = PhotoConditions(card_height=(0.30, 0.45), tilt_deg=(0.0, 10.0), tops=TOPS)
-    reader = CardReader(painted_blues)
-    named = []
-    for seed in range(20):
-        card = BLUES[seed % len(BLUES)]
-        photo = take_photo([Thing(card_face("painted", card), card, card)], np.random.default_rng(900 + seed), large)
-        named.append((card, reader.read_quad(photo.image, photo.seen[0].corners).card))
+    named = _read_photos(CardReader(painted_blues), "painted", BLUES, 900, 20, large)
     assert [(t, n) for t, n in named if n != t] == []
