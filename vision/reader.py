@@ -12,7 +12,7 @@ from vision.deck import Deck, Match, builtin_deck
 from vision.detect import Candidate, Detection, detect, from_frame, to_frame
 from vision.features import order_corners, resolution, warp_card
 from vision.lone import find_lone_card
-from vision.sides import iou
+from vision.sides import iou, quad_area
 
 MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (back, other game)
 MIN_MARGIN = 0.10  # best minus runner-up card: below it two cards are too alike to choose
@@ -30,6 +30,9 @@ CONFIDENT_SCORE = 0.85  # similarity at which a card reads as a sure match (conf
 CONFIDENT_MARGIN = 0.30  # margin at which a card reads as a sure match
 SAME_PLACE_IOU = 0.6  # two hypotheses' outlines this alike cover one card (a card's half covers 0.5 of it)
 REFUSED_CONFIDENCE = 0.49  # the highest confidence of a refused card (named ones have 0.5 or more)
+PIECE_AREA = 0.4  # every card of the game is printed one size, and a camera tilted 20 degrees shows one at most
+# twice another's area across the frame: a card named at under 0.4 of another's area is a piece of a card
+# (a quarter of the "any" card's four-part panel, 0.22, looks like that terrain's own panel)
 MIN_FRAME_PX = 64  # shortest frame side read: a smallest card (1.2% of the frame) is then ~7 px wide
 
 
@@ -159,7 +162,7 @@ class CardReader:
         named = [c for c in cards if c.card is not None]
         if len(named) == 1:
             cards = self._with_neighbour(frame, detection, cards, np.array(named[0].corners))
-        return FrameReading(tuple(cards), detection.clutter)
+        return FrameReading(tuple(pieces_refused(cards)), detection.clutter)
 
     def _with_neighbour(self, frame: np.ndarray, detection: Detection, cards: list[CardReading],
                         found: np.ndarray) -> list[CardReading]:
@@ -220,6 +223,13 @@ def disputed(reading: CardReading, rivals: list[CardReading]) -> bool:
     little off may show another card's part: neither reading can be trusted)."""
     here = np.array(reading.corners)
     return any(r.card not in (None, reading.card) and iou(here, np.array(r.corners)) >= SAME_PLACE_IOU for r in rivals)
+
+
+def pieces_refused(cards: list[CardReading]) -> list[CardReading]:
+    """The readings with every named card far smaller than the largest named one refused (PIECE_AREA)."""
+    areas = [quad_area(np.array(r.corners)) if r.card is not None else 0.0 for r in cards]
+    largest = max(areas, default=0.0)
+    return [_refused(r) if r.card is not None and a < PIECE_AREA * largest else r for r, a in zip(cards, areas, strict=True)]
 
 
 def _refused(reading: CardReading) -> CardReading:

@@ -12,7 +12,7 @@ from vision.detect import Candidate, detect
 from vision.optics import Optics
 from vision.photo import PhotoConditions, Thing, take_photo
 from vision.props import Background, foreign_card, random_back, render_background
-from vision.reader import CardReader, CardReading, FrameReading, disputed, judge
+from vision.reader import CardReader, CardReading, FrameReading, disputed, judge, pieces_refused
 from vision.render import WOODCUT, render_card
 from vision.sides import iou
 from vision.simulator import Conditions, Placement, Scene, pair_up, random_scene, simulate_frame
@@ -293,3 +293,39 @@ def test_a_card_streaked_by_motion_whose_alignment_runs_off_is_named(woodcut_rea
                            tops=(TableTop.MAT_SQUARE, TableTop.WOOD_MID, TableTop.FELT_RED, TableTop.LAMINATE))
     photo = take_photo([Thing(card_face("woodcut", card, 3.0), card, card)], np.random.default_rng(seed), cond)
     assert woodcut_reader.read(photo.image).named == (card,)
+
+
+def _card_at(centre: tuple[float, float], height: float, angle: float) -> np.ndarray:
+    """The corners of a card this tall (frame px) at a centre, turned by an angle (degrees)."""
+    a = np.radians(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    w = height * 63 / 88
+    return np.array([[-w / 2, -height / 2], [w / 2, -height / 2], [w / 2, height / 2], [-w / 2, height / 2]]) @ rot.T + centre
+
+
+@pytest.mark.parametrize(("small_height", "small_named"), [(140.0, False), (240.0, True)])
+def test_a_card_named_far_smaller_than_another_is_a_piece_and_refused(reader: CardReader, faces, small_height,
+                                                                      small_named) -> None:
+    """Every card is printed one size: a desert named at a fifth of a forest's area beside it is a piece of
+    a card (the "any" card's four-part panel shows a desert quarter when its white rim is lost on checks),
+    so it is refused; at 0.64 of the area (a camera tilted 20 degrees) it is a card and named."""
+    rng = np.random.default_rng(3)
+    scene = Scene(background=render_background(Background.FELT, (1280, 720), rng),
+                  placements=(Placement(faces["forest"], _card_at((420, 360), 300, 10), "forest"),
+                              Placement(faces["desert"], _card_at((860, 360), small_height, -15), "desert")),
+                  noise_sigma=2.0, jpeg_quality=85)
+    reading = reader.read(scene.render(rng))
+    assert reading.named == (("desert", "forest") if small_named else ("forest",))
+    assert len(reading.cards) == 2
+
+
+def test_pieces_are_judged_against_the_largest_named_card_only() -> None:
+    """A refused outline, however big, makes no named card a piece; named cards alike in size are kept."""
+    square = [(0.0, 0.0), (100.0, 0.0), (100.0, 140.0), (0.0, 140.0)]
+    small = [(300.0, 0.0), (350.0, 0.0), (350.0, 70.0), (300.0, 70.0)]
+    big_refused = [(0.0, 200.0), (400.0, 200.0), (400.0, 760.0), (0.0, 760.0)]
+    kept = pieces_refused([CardReading("desert", 0.9, tuple(small)), CardReading(None, 0.2, tuple(big_refused))])
+    assert [r.card for r in kept] == ["desert", None]
+    judged = pieces_refused([CardReading("forest", 0.9, tuple(square)), CardReading("desert", 0.9, tuple(small))])
+    assert [r.card for r in judged] == ["forest", None]
+    assert judged[1].confidence < 0.5
