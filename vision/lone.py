@@ -134,7 +134,7 @@ def _square_on(quad: np.ndarray) -> bool:
 
 def find_lone_card(frame: np.ndarray, live: bool = True) -> LoneCard:
     """The outline of the one card in a BGR photo, or a refusal that says why (live=False: the
-    live read's outlines are not tried, because the caller already knows it found none)."""
+    live read's outlines are not tried: the caller read them already)."""
     colour_u8, scale = D.work_copy(frame)
     frame_area = float(colour_u8.shape[0] * colour_u8.shape[1])
     dx, dy = D.colour_gradient(colour_u8)

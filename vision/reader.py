@@ -159,6 +159,8 @@ class CardReader:
             cards.extend(self.read_candidate(frame, candidate))
         if not detection.candidates:
             cards.extend(self._read_lone(frame))
+        elif not detection.clutter and all(c.card is None for c in cards):
+            cards = self._with_lone(frame, cards)
         named = [c for c in cards if c.card is not None]
         if len(named) == 1:
             cards = self._with_neighbour(frame, detection, cards, np.array(named[0].corners))
@@ -178,11 +180,20 @@ class CardReader:
                 return [r for r in cards if r.card is not None or iou(quad, np.array(r.corners)) <= SAME_PLACE] + got
         return cards
 
+    def _with_lone(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
+        """The readings with the card the lone search names when no outline of the live cues named one:
+        on checks an outline may cut across a light card whose rim the cloth swallowed, which the
+        exhaustive search still outlines whole. A refused outline in the same place gives way to it.
+        Not with a hand in view (the caller skips it): such a frame is never logged, and the search
+        costs a few live reads."""
+        lone = self._read_lone(frame)
+        return [r for r in cards if all(iou(np.array(r.corners), np.array(n.corners)) <= SAME_PLACE for n in lone)] + lone
+
     def _read_lone(self, frame: np.ndarray) -> list[CardReading]:
         """The card enrollment's exhaustive search (vision.lone) finds in a frame where detection found
-        none, if the deck names it: a big card on a busy or light table may hide from every cue of the
-        live read (a parchment set-up card on birch, a painted card on strong grain) and still have an
-        outline that is mostly edge. An outline the deck does not name is left out: the search offers
+        none (or named none), if the deck names it: a big card on a busy or light table may hide from
+        every cue of the live read (a parchment set-up card on birch, a painted card on strong grain)
+        and still have an outline that is mostly edge. An outline the deck does not name is left out: the search offers
         its best guess on any table, and an empty mat must read as empty for the scanner to rest."""
         found = find_lone_card(frame, live=False)
         if found.corners is None:

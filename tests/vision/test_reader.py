@@ -200,6 +200,19 @@ def test_a_card_every_live_cue_misses_is_found_by_the_lone_search(reader: CardRe
     assert got.card == card and iou(np.array(got.corners), photo.seen[0].corners) >= 0.9
 
 
+@pytest.mark.parametrize(("card", "seed"), [("setup-05", 9), ("red-toucan", 41)])
+def test_a_card_the_live_cues_outline_across_is_found_by_the_lone_search(reader: CardReader, card, seed) -> None:
+    """A light card on red checks whose rim the cloth swallows: every live outline cuts across it and
+    names nothing, so the frame is searched as enrollment searches a photo; the card is named there,
+    and no refused outline is left where it lies."""
+    photo = take_photo([Thing(card_face("standard", card, 3.0), card, card)], np.random.default_rng(seed),
+                       PhotoConditions(card_height=(0.25, 0.45)), top=TableTop.CHECK_RED)
+    outlined = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
+    assert outlined and max(iou(q, photo.seen[0].corners) for q in outlined) < 0.6
+    (got,) = reader.read(photo.image).cards
+    assert got.card == card and iou(np.array(got.corners), photo.seen[0].corners) >= 0.7  # or its panel, inside the rim
+
+
 @pytest.mark.parametrize(("pair", "top", "seed"), [
     (("water", "desert"), TableTop.WOOD_LIGHT, 478),
     (("mountain", "mountain"), TableTop.BIRCH, 837),
