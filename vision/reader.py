@@ -177,7 +177,7 @@ class CardReader:
                 continue
             got = [r for r in self.read_candidate(frame, Candidate(((quad,),))) if r.card is not None]
             if got:
-                return [r for r in cards if r.card is not None or iou(quad, np.array(r.corners)) <= SAME_PLACE] + got
+                return _making_way(cards, got)
         return cards
 
     def _with_lone(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
@@ -186,15 +186,15 @@ class CardReader:
         exhaustive search still outlines whole. A refused outline in the same place gives way to it.
         Not with a hand in view (the caller skips it): such a frame is never logged, and the search
         costs a few live reads."""
-        lone = self._read_lone(frame)
-        return [r for r in cards if all(iou(np.array(r.corners), np.array(n.corners)) <= SAME_PLACE for n in lone)] + lone
+        return _making_way(cards, self._read_lone(frame))
 
     def _read_lone(self, frame: np.ndarray) -> list[CardReading]:
         """The card enrollment's exhaustive search (vision.lone) finds in a frame where detection found
         none (or named none), if the deck names it: a big card on a busy or light table may hide from
         every cue of the live read (a parchment set-up card on birch, a painted card on strong grain)
-        and still have an outline that is mostly edge. An outline the deck does not name is left out: the search offers
-        its best guess on any table, and an empty mat must read as empty for the scanner to rest."""
+        and still have an outline that is mostly edge. An outline the deck does not name is left out:
+        the search offers its best guess on any table, and an empty mat must read as empty for the
+        scanner to rest."""
         found = find_lone_card(frame, live=False)
         if found.corners is None:
             return []
@@ -234,6 +234,13 @@ def disputed(reading: CardReading, rivals: list[CardReading]) -> bool:
     little off may show another card's part: neither reading can be trusted)."""
     here = np.array(reading.corners)
     return any(r.card not in (None, reading.card) and iou(here, np.array(r.corners)) >= SAME_PLACE_IOU for r in rivals)
+
+
+def _making_way(cards: list[CardReading], found: list[CardReading]) -> list[CardReading]:
+    """The readings with cards found by a later search added, and every refused outline in the same
+    place as one of them (beside.SAME_PLACE) left out: it gives way to the card found there."""
+    return [r for r in cards if r.card is not None
+            or all(iou(np.array(r.corners), np.array(n.corners)) <= SAME_PLACE for n in found)] + found
 
 
 def pieces_refused(cards: list[CardReading]) -> list[CardReading]:

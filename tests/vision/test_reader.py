@@ -21,14 +21,18 @@ from vision.tables import TableTop
 EASY = Conditions(glare=0.0, motion_blur=0.0, blur_sigma=(0.0, 0.6))
 
 
+def _card_at(centre: tuple[float, float], height: float, angle: float) -> np.ndarray:
+    """The corners of a card this tall (frame px) at a centre, turned by an angle (degrees)."""
+    a = np.radians(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    w = height * 63 / 88
+    return np.array([[-w / 2, -height / 2], [w / 2, -height / 2], [w / 2, height / 2], [-w / 2, height / 2]]) @ rot.T + centre
+
+
 def _frame_at(face: np.ndarray, angle: float, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """A clean frame with one card centred at a given rotation; returns (image, true corners)."""
     rng = np.random.default_rng(seed)
-    h, w = 300.0, 300.0 * 63 / 88
-    a = np.radians(angle)
-    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
-    corners = local @ rot.T + [640, 360]
+    corners = _card_at((640, 360), 300.0, angle)
     scene = Scene(background=render_background(Background.FELT, (1280, 720), rng),
                   placements=(Placement(face, corners, None),), noise_sigma=2.0, jpeg_quality=85)
     return scene.render(rng), corners
@@ -306,14 +310,6 @@ def test_a_card_streaked_by_motion_whose_alignment_runs_off_is_named(woodcut_rea
                            tops=(TableTop.MAT_SQUARE, TableTop.WOOD_MID, TableTop.FELT_RED, TableTop.LAMINATE))
     photo = take_photo([Thing(card_face("woodcut", card, 3.0), card, card)], np.random.default_rng(seed), cond)
     assert woodcut_reader.read(photo.image).named == (card,)
-
-
-def _card_at(centre: tuple[float, float], height: float, angle: float) -> np.ndarray:
-    """The corners of a card this tall (frame px) at a centre, turned by an angle (degrees)."""
-    a = np.radians(angle)
-    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    w = height * 63 / 88
-    return np.array([[-w / 2, -height / 2], [w / 2, -height / 2], [w / 2, height / 2], [-w / 2, height / 2]]) @ rot.T + centre
 
 
 @pytest.mark.parametrize(("small_height", "small_named"), [(140.0, False), (240.0, True)])
