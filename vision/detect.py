@@ -54,6 +54,9 @@ TABLE_MIN_SHARE = 0.05  # share of the border band a table colour holds at least
 TABLE_DISTANCE = 3.5  # a pixel this many spreads from every table colour is not table
 CUE_ORDER = (2, 1, 3, 0, 4)  # mid edges first (clean on most tables), the table's colours (4) last
 CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checked or gridded tables only
+BRIDGED_CUE = 6  # the weakest edges with gaps bridged: a light card on a light table, its outline broken in
+                 # places; last, only when no other cue found a card, and not on checks (bridged, their net is one blob)
+BRIDGE_PX = 7  # work px: gaps up to about this wide in an outline are closed (the weakest edges break 2-5 px)
 SETTLED_SUPPORT = 0.9  # a card outlined with this much edge support is not fitted again by later cues
 SPUR_TRUST = 0.85  # support kept by a piece cut from a blob (where the cut fell, its outline is the
 # cut's): below SETTLED_SUPPORT, so a later cue still fits the place, and below a whole blob's
@@ -65,6 +68,7 @@ SETTLED_AREA = (0.8, 1.25)  # ... when the later blob has about the same area (n
 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DILATE = np.ones((3, 3), np.uint8)
+_BRIDGE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PX, BRIDGE_PX))
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,13 +81,14 @@ class Detection:
     per_px: np.ndarray = field(repr=False)  # frame px per work px, (x, y)
 
 
-def _enclosed(edges: np.ndarray) -> np.ndarray:
-    """What closed outlines enclose, as seen from the table (texture spurs cut off)."""
-    edges = cv2.dilate(edges, _DILATE)
+def _enclosed(edges: np.ndarray, bridge: np.ndarray = _DILATE) -> np.ndarray:
+    """What closed outlines enclose, as seen from the table (texture spurs cut off), gaps in an
+    outline up to the bridge's size closed."""
+    edges = cv2.dilate(edges, bridge)
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     mask = np.zeros_like(edges)
     cv2.drawContours(mask, contours, -1, 255, -1)
-    mask = cv2.erode(mask, _DILATE)  # undo the dilation: outlines back in place
+    mask = cv2.erode(mask, bridge)  # undo the dilation: outlines back in place
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN_KERNEL)
 
 
@@ -322,10 +327,14 @@ def detect(frame: np.ndarray) -> Detection:
     edges = [cv2.Canny(dx, dy, low, high) for low, high in EDGE_LEVELS]
     period = cloth_period(edges[1], dx, dy)
     grad = (dx.astype(np.float32), dy.astype(np.float32))
-    for level in CUE_ORDER + ((CLOTH_CUE,) if period else ()):
+    for level in CUE_ORDER + ((CLOTH_CUE,) if period else (BRIDGED_CUE,)):
         fit = partial(analyse, frame_area=frame_area)
         if level < len(EDGE_LEVELS):
             mask = _enclosed(edges[level])
+        elif level == BRIDGED_CUE:
+            if everything:
+                break  # bridging is for a card every other cue missed: it costs a pass on every frame
+            mask = _enclosed(edges[0], _BRIDGE)
         elif level == CLOTH_CUE:
             mask = cloth_mask(colour_u8, period, [q for c in everything if c.support >= MIN_SUPPORT for q in c.hypotheses[0]])
             fit = partial(_cloth_cards, frame_area=frame_area, colour_u8=colour_u8, grad=grad, period=period)
