@@ -11,6 +11,7 @@ from vision.cards import setup_letters
 from vision.deck import Deck, Match, builtin_deck
 from vision.detect import Candidate, Detection, detect, from_frame, to_frame
 from vision.features import order_corners, resolution, warp_card
+from vision.joins import tilings
 from vision.lone import find_lone_card
 from vision.sides import iou, quad_area
 
@@ -164,7 +165,21 @@ class CardReader:
         named = [c for c in cards if c.card is not None]
         if len(named) == 1:
             cards = self._with_neighbour(frame, detection, cards, np.array(named[0].corners))
-        return FrameReading(tuple(pieces_refused(cards)), detection.clutter)
+        return FrameReading(tuple(pieces_refused(self._with_joins(frame, cards))), detection.clutter)
+
+    def _with_joins(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
+        """The readings with outlines that tile one card (vision.joins) replaced by the card around
+        them, where the deck names it with more confidence than every piece: a card's panels may be
+        outlined and named where its rim was lost."""
+        used: set[int] = set()
+        joins = []
+        for members, outline in tilings([np.array(r.corners) for r in cards]):
+            if used.isdisjoint(members):
+                reading = self.read_quad(frame, outline)
+                if reading.card is not None and reading.confidence > max(cards[m].confidence for m in members):
+                    used.update(members)
+                    joins.append(reading)
+        return [r for i, r in enumerate(cards) if i not in used] + joins
 
     def _with_neighbour(self, frame: np.ndarray, detection: Detection, cards: list[CardReading],
                         found: np.ndarray) -> list[CardReading]:

@@ -338,3 +338,13 @@ def test_pieces_are_judged_against_the_largest_named_card_only() -> None:
     judged = pieces_refused([CardReading("forest", 0.9, tuple(square)), CardReading("desert", 0.9, tuple(small))])
     assert [r.card for r in judged] == ["forest", None]
     assert judged[1].confidence < 0.5
+
+
+@pytest.mark.parametrize("seed", [7, 14, 24, 48])
+def test_the_any_card_whose_quarters_the_cues_outline_is_read_whole(reader: CardReader, seed) -> None:
+    """The built-in "any" card on blue checks: its blue and grey quarters sink into the cloth, its
+    desert and forest quarters stand out and were each named; the outline they tile, doubled
+    across the lost half, is the card (these photos were named desert and forest)."""
+    photo = take_photo([Thing(card_face("standard", "any", 3.0), "any", "any")], np.random.default_rng(seed),
+                       PhotoConditions(frames=((640, 480),)), top=TableTop.CHECK_BLUE)
+    assert reader.read(photo.image).named == ("any",)
