@@ -188,11 +188,14 @@ def without_spurs(contour: np.ndarray, frame_area: float) -> list[np.ndarray]:
     return [p for _, p in sized] if alike else []
 
 
+def card_shaped(quad: np.ndarray) -> bool:
+    """Whether a quad has one card's aspect (ONE_CARD_ASPECT), whatever its size."""
+    return ONE_CARD_ASPECT[0] <= aspect(quad) <= ONE_CARD_ASPECT[1]
+
+
 def card_sized(quad: np.ndarray, frame_area: float) -> bool:
     """Whether a quad has one card's aspect and size."""
-    area = quad_area(quad)
-    return ONE_CARD_ASPECT[0] <= aspect(quad) <= ONE_CARD_ASPECT[1] and \
-        MIN_CARD_SHARE * frame_area <= area <= MAX_CARD_SHARE * frame_area
+    return card_shaped(quad) and MIN_CARD_SHARE * frame_area <= quad_area(quad) <= MAX_CARD_SHARE * frame_area
 
 
 def stretched(quad: np.ndarray) -> list[np.ndarray]:

@@ -13,7 +13,8 @@ from itertools import combinations
 
 import numpy as np
 
-from vision.blobs import ONE_CARD_ASPECT, aspect
+from vision.blobs import card_shaped
+from vision.features import order_corners
 from vision.sides import short_side
 
 JOIN_REACH = 0.2  # share of the smaller outline's short side a shared side's ends may lie apart: pieces cut
@@ -28,8 +29,8 @@ def joined(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
             # a shared side runs one way round one quad and the other way round the other
             for b0, b1 in (((j + 1) % 4, j), (j, (j + 1) % 4)):
                 if np.linalg.norm(a[i] - b[b0]) <= reach and np.linalg.norm(a[(i + 1) % 4] - b[b1]) <= reach:
-                    outer = np.array([a[(i + 2) % 4], a[(i + 3) % 4], b[(j + 2) % 4], b[(j + 3) % 4]], np.float64)
-                    return _card_shaped(_convex(outer))
+                    outer = order_corners(np.array([a[(i + 2) % 4], a[(i + 3) % 4], b[(j + 2) % 4], b[(j + 3) % 4]]))
+                    return outer if card_shaped(outer) else None
     return None
 
 
@@ -54,16 +55,6 @@ def _doubled(half: np.ndarray) -> list[np.ndarray]:
     for i in range(4):
         a, b, c, d = half[i], half[(i + 1) % 4], half[(i + 2) % 4], half[(i + 3) % 4]
         if np.linalg.norm(b - a) >= np.linalg.norm(c - b):  # a-b is a long side: double away from it
-            out.append(_convex(np.array([a, b, 2 * c - b, 2 * d - a])))
-    return [q for q in out if _card_shaped(q) is not None]
+            out.append(order_corners(np.array([a, b, 2 * c - b, 2 * d - a])))
+    return [q for q in out if card_shaped(q)]
 
-
-def _convex(points: np.ndarray) -> np.ndarray:
-    """Four points in order round their centre."""
-    centre = points.mean(axis=0)
-    return points[np.argsort(np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0]))]
-
-
-def _card_shaped(quad: np.ndarray) -> np.ndarray | None:
-    """The quad if it has one card's aspect, else None."""
-    return quad if ONE_CARD_ASPECT[0] <= aspect(quad) <= ONE_CARD_ASPECT[1] else None
