@@ -30,6 +30,7 @@ from vision.features import (
     mid_vector,
     sharpness,
 )
+from vision.keypoints import KeypointIndex
 from vision.twins import Family
 
 CHROMA_WEIGHT = 0.35  # share of the coarse score given to colour; grey layout carries the rest
@@ -81,6 +82,7 @@ class Deck:
         self._mid = np.stack([mid_vector(image) for image in self.images])
         self._descs = descs
         self._family_of: list[Family | None] | None = None  # learnt on first use: enrollment needs none
+        self._keypoints: KeypointIndex | None = None  # found on first use: only a frame no other search read needs it
         self._turned_in_family = np.zeros(len(self.labels), bool)  # learnt with them: turned to the family's way up
         have = set(self.labels)
         self.missing = tuple(c for c in CARD_IDS if c not in have)  # cards this deck cannot name
@@ -116,6 +118,12 @@ class Deck:
         if self._family_of is None:
             self._family_of, self._turned_in_family = self._build_families(self._descs)
         return self._family_of
+
+    def keypoints(self) -> KeypointIndex:
+        """The references' keypoints (vision.keypoints), found on the first call."""
+        if self._keypoints is None:
+            self._keypoints = KeypointIndex.of(self.images)
+        return self._keypoints
 
     def family(self, ref: int) -> Family | None:
         """The family of near-twins a reference belongs to (None: it has no twin)."""

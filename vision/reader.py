@@ -162,6 +162,8 @@ class CardReader:
             cards.extend(self._read_lone(frame))
         elif not detection.clutter and all(c.card is None for c in cards):
             cards = self._with_lone(frame, cards)
+        if not detection.clutter and all(c.card is None for c in cards):
+            cards = self._with_keypoints(frame, cards)
         named = [c for c in cards if c.card is not None]
         if len(named) == 1:
             cards = self._with_neighbour(frame, detection, cards, np.array(named[0].corners))
@@ -202,6 +204,14 @@ class CardReader:
         Not with a hand in view (the caller skips it): such a frame is never logged, and the search
         costs a few live reads."""
         return _making_way(cards, self._read_lone(frame))
+
+    def _with_keypoints(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
+        """The readings with every card named on an outline the deck's art places (vision.keypoints),
+        when no other search named one: a painted card on grain or a busy mat may show no outline
+        whole, but its art. A refused outline in the same place gives way to it."""
+        found = [r for quad in self.deck.keypoints().outlines(frame)
+                 for r in self.read_candidate(frame, Candidate(((quad,),))) if r.card is not None]
+        return _making_way(cards, found)
 
     def _read_lone(self, frame: np.ndarray) -> list[CardReading]:
         """The card enrollment's exhaustive search (vision.lone) finds in a frame where detection found

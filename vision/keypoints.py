@@ -1,0 +1,121 @@
+"""Card outlines found by the deck's own art: keypoints matched to the references, a homography each.
+
+The live cues look for a card's outline; a painted full-bleed card on strongly grained wood or
+a busy mat may show none whole. Its art still shows: ORB keypoints of the frame matched to the
+keypoints of every reference photo, and a RANSAC homography from a reference onto the frame,
+put the reference's corners where the card lies. Which card it is stays the reader's decision
+(the outline is read like any other): near-twins share most of their keypoints (a shared frame,
+a shared star), so the reference that placed the outline says nothing of the card's name.
+
+Costly (tens of ms), so the reader asks only when no other search named a card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.blobs import MIN_CARD_SHARE, card_shaped
+from vision.features import CANON_H, CANON_W
+from vision.sides import iou, quad_area
+
+REFERENCE_KEYPOINTS = 300  # per reference photo (126x176 px): a painted card has more, a flat one fewer
+FRAME_KEYPOINTS = 1500  # per frame: enough that two small cards on grain keep 20+ each
+FRAME_MAX_HEIGHT = 720  # px: a taller frame is shrunk first (a smallest card is still ~100 px tall)
+ORB_LEVELS = 6  # pyramid levels at 1.2x each: a card 0.4-1.5x its reference's size
+ORB_PATCH = 15  # px: small patches, as a reference card is only 126 px wide
+MATCH_HAMMING = 50  # of 256 bits: a keypoint this near a reference keypoint is matched (noise: ~90+)
+MIN_MATCHES = 10  # matches to one reference worth a homography
+MIN_INLIERS = 12  # homography inliers for an outline: a true card 18+, chance alignments on grain 8-11
+RANSAC_PX = 4.0  # frame px: reprojection error of an inlier
+RANSAC_ITERATIONS = 500  # enough at a quarter of the matches inliers; bounds the cost on a busy frame
+SAME_OUTLINE_IOU = 0.3  # two outlines overlapping this much are one card (the better placed one kept)
+
+_CANON_CORNERS = np.array([[[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]]], np.float32)
+
+
+def _orb(count: int) -> cv2.ORB:
+    return cv2.ORB_create(nfeatures=count, nlevels=ORB_LEVELS, edgeThreshold=ORB_PATCH, patchSize=ORB_PATCH)
+
+
+@dataclass(frozen=True, eq=False)
+class KeypointIndex:
+    """Every reference photo's keypoints, stacked: positions (canonical px), descriptors, owner."""
+
+    points: np.ndarray  # float32 (n, 2)
+    descriptors: np.ndarray  # uint8 (n, 32)
+    owner: np.ndarray  # int (n,): the reference photo each keypoint was found on
+
+    @classmethod
+    def of(cls, images: tuple[np.ndarray, ...]) -> KeypointIndex:
+        """The index of canonical BGR reference images."""
+        orb = _orb(REFERENCE_KEYPOINTS)
+        points, descriptors, owner = [], [], []
+        for ref, image in enumerate(images):
+            found, described = orb.detectAndCompute(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), None)
+            if described is None:
+                continue
+            points.append(np.array([k.pt for k in found], np.float32))
+            descriptors.append(described)
+            owner.append(np.full(len(found), ref))
+        if not points:
+            return cls(np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8), np.zeros(0, int))
+        return cls(np.concatenate(points), np.concatenate(descriptors), np.concatenate(owner))
+
+    def outlines(self, frame: np.ndarray) -> list[np.ndarray]:
+        """Card-shaped outlines (4x2 frame px) where a reference's art lies in a BGR frame, best placed first."""
+        if not len(self.owner):
+            return []
+        scale = min(1.0, FRAME_MAX_HEIGHT / frame.shape[0])
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        if scale < 1.0:
+            grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        found, described = _orb(FRAME_KEYPOINTS).detectAndCompute(grey, None)
+        if described is None:
+            return []
+        where = np.array([k.pt for k in found], np.float32)
+        matches = cv2.BFMatcher(cv2.NORM_HAMMING).match(described, self.descriptors)
+        query = np.array([m.queryIdx for m in matches])
+        train = np.array([m.trainIdx for m in matches])
+        near = np.array([m.distance for m in matches]) <= MATCH_HAMMING
+        query, train = query[near], train[near]
+        placed = []
+        refs, counts = np.unique(self.owner[train], return_counts=True)
+        for ref in refs[counts >= MIN_MATCHES]:
+            mine = self.owner[train] == ref
+            quad = _placed(self.points[train[mine]], where[query[mine]], grey.shape)
+            if quad is not None:
+                placed.append((quad[1], quad[0] / scale))
+        return _distinct(placed)
+
+
+def _placed(ref_points: np.ndarray, frame_points: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, int] | None:
+    """The reference's corners carried onto the frame by a RANSAC homography, with its inlier count;
+    None when too few agree or the outline is not a card's shape and size."""
+    homography, inliers = cv2.findHomography(ref_points, frame_points, cv2.RANSAC, RANSAC_PX,
+                                             maxIters=RANSAC_ITERATIONS)
+    if homography is None or int(inliers.sum()) < MIN_INLIERS:
+        return None
+    quad = cv2.perspectiveTransform(_CANON_CORNERS, homography)[0].astype(np.float64)
+    if not cv2.isContourConvex(quad.astype(np.float32)) or not card_shaped(quad):
+        return None
+    if quad_area(quad) < MIN_CARD_SHARE * shape[0] * shape[1] or not _inside(quad, shape):
+        return None
+    return quad, int(inliers.sum())
+
+
+def _inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether a quad's centre lies in the frame (a card half out of view still has one)."""
+    x, y = quad.mean(axis=0)
+    return 0 <= x < shape[1] and 0 <= y < shape[0]
+
+
+def _distinct(placed: list[tuple[int, np.ndarray]]) -> list[np.ndarray]:
+    """The outlines, most inliers first, each overlapping no better one (SAME_OUTLINE_IOU)."""
+    kept: list[np.ndarray] = []
+    for _, quad in sorted(placed, key=lambda p: -p[0]):
+        if all(iou(quad, other) < SAME_OUTLINE_IOU for other in kept):
+            kept.append(quad)
+    return kept
