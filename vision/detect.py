@@ -79,6 +79,7 @@ class Detection:
     clutter: bool
     grad: Gradient = field(repr=False)  # the work copy's colour gradient (vision.beside)
     per_px: np.ndarray = field(repr=False)  # frame px per work px, (x, y)
+    off_table: bool = False  # a card-sized blob off the table's colours was seen (an empty table shows none)
 
 
 def _enclosed(edges: np.ndarray, bridge: np.ndarray = _DILATE) -> np.ndarray:
@@ -323,6 +324,7 @@ def detect(frame: np.ndarray) -> Detection:
     frame_area = float(colour_u8.shape[0] * colour_u8.shape[1])
     everything: list[Candidate] = []
     strays: list[np.ndarray] = []
+    off_table = False
     dx, dy = colour_gradient(colour_u8)
     edges = [cv2.Canny(dx, dy, low, high) for low, high in EDGE_LEVELS]
     period = cloth_period(edges[1], dx, dy)
@@ -347,6 +349,7 @@ def detect(frame: np.ndarray) -> Detection:
         everything += found
         if level == len(EDGE_LEVELS):
             strays += [b for b in others if _hand_like(b, colour_u8.shape[:2])]
+            off_table = bool(found or others)
     kept = merge(everything)
     if period:  # on checks a card's outline is often lost in the net but its art's panel is not
         kept = [_to_rim(c, grad, colour_u8) for c in kept]
@@ -358,4 +361,4 @@ def detect(frame: np.ndarray) -> Detection:
     full = tuple(Candidate(_in_frame(c.hypotheses, per_px), c.support,
                            None if period else partial(_rims, c.hypotheses, grad, per_px),
                            _in_frame(c.wraps, per_px)) for c in kept)
-    return Detection(full, clutter, grad, per_px)
+    return Detection(full, clutter, grad, per_px, off_table)

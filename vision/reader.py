@@ -162,7 +162,7 @@ class CardReader:
             cards.extend(self._read_lone(frame))
         elif not detection.clutter and all(c.card is None for c in cards):
             cards = self._with_lone(frame, cards)
-        if not detection.clutter and all(c.card is None for c in cards):
+        if not detection.clutter and (cards or detection.off_table) and all(c.card is None for c in cards):
             cards = self._with_keypoints(frame, cards)
         named = [c for c in cards if c.card is not None]
         if len(named) == 1:
