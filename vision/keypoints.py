@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.blobs import MIN_CARD_SHARE, card_shaped
 from vision.features import CANON_H, CANON_W
-from vision.sides import iou, quad_area
+from vision.sides import covered, quad_area
 
 REFERENCE_KEYPOINTS = 300  # per reference photo (126x176 px): a painted card has more, a flat one fewer
 FRAME_KEYPOINTS = 1500  # per frame: enough that two small cards on grain keep 20+ each
@@ -31,7 +31,7 @@ MIN_MATCHES = 10  # matches to one reference worth a homography
 MIN_INLIERS = 12  # homography inliers for an outline: a true card 18+, chance alignments on grain 8-11
 RANSAC_PX = 4.0  # frame px: reprojection error of an inlier
 RANSAC_ITERATIONS = 500  # enough at a quarter of the matches inliers; bounds the cost on a busy frame
-SAME_OUTLINE_IOU = 0.3  # two outlines overlapping this much are one card (the better placed one kept)
+SAME_CARD_SHARE = 0.3  # two outlines, one this much inside the other, place one card (a card's part placed as a card)
 
 _CANON_CORNERS = np.array([[[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]]], np.float32)
 
@@ -113,9 +113,9 @@ def _inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
 
 
 def _distinct(placed: list[tuple[int, np.ndarray]]) -> list[np.ndarray]:
-    """The outlines, most inliers first, each overlapping no better one (SAME_OUTLINE_IOU)."""
+    """The outlines, most inliers first, each overlapping no better one (SAME_CARD_SHARE)."""
     kept: list[np.ndarray] = []
     for _, quad in sorted(placed, key=lambda p: -p[0]):
-        if all(iou(quad, other) < SAME_OUTLINE_IOU for other in kept):
+        if all(max(covered(quad, other), covered(other, quad)) <= SAME_CARD_SHARE for other in kept):
             kept.append(quad)
     return kept

@@ -7,13 +7,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.beside import SAME_PLACE, beside
-from vision.cards import setup_letters
+from vision.cards import TERRAINS, setup_letters
 from vision.deck import Deck, Match, builtin_deck
 from vision.detect import Candidate, Detection, detect, from_frame, to_frame
 from vision.features import order_corners, resolution, warp_card
 from vision.joins import tilings
 from vision.lone import find_lone_card
-from vision.sides import iou, quad_area
+from vision.sides import covered, iou, quad_area
 
 MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (back, other game)
 MIN_MARGIN = 0.10  # best minus runner-up card: below it two cards are too alike to choose
@@ -167,6 +167,9 @@ class CardReader:
         named = [c for c in cards if c.card is not None]
         if len(named) == 1:
             cards = self._with_neighbour(frame, detection, cards, np.array(named[0].corners))
+        named = [c for c in cards if c.card is not None]
+        if len(named) == 1 and named[0].card in TERRAINS and not detection.clutter:
+            cards = self._with_keypoints(frame, cards)  # the Mayor reveals two: its partner may be in view
         return FrameReading(tuple(pieces_refused(self._with_joins(frame, cards))), detection.clutter)
 
     def _with_joins(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
@@ -209,8 +212,9 @@ class CardReader:
         """The readings with every card named on an outline the deck's art places (vision.keypoints),
         when no other search named one: a painted card on grain or a busy mat may show no outline
         whole, but its art. A refused outline in the same place gives way to it."""
-        found = [r for quad in self.deck.keypoints().outlines(frame)
-                 for r in self.read_candidate(frame, Candidate(((quad,),))) if r.card is not None]
+        named = [np.array(r.corners) for r in cards if r.card is not None]
+        outlines = [q for q in self.deck.keypoints().outlines(frame) if all(covered(q, n) <= SAME_PLACE for n in named)]
+        found = [r for quad in outlines for r in self.read_candidate(frame, Candidate(((quad,),))) if r.card is not None]
         return _making_way(cards, found)
 
     def _read_lone(self, frame: np.ndarray) -> list[CardReading]:

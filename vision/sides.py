@@ -82,6 +82,13 @@ def iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter) / max(union, 1e-6)
 
 
+def covered(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of convex quad a's area that lies inside convex quad b."""
+    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a32, b32)
+    return float(inter) / max(abs(cv2.contourArea(a32)), 1e-6)
+
+
 def sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Bilinear samples of an image at float points, shape (n, channels)."""
     xy = pts.astype(np.float32).reshape(-1, 1, 2)
