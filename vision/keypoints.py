@@ -88,7 +88,7 @@ class KeypointIndex:
             quad = _placed(self.points[train[mine]], where[query[mine]], grey.shape)
             if quad is not None:
                 placed.append((quad[1], quad[0] / scale))
-        return _distinct(placed)
+        return distinct(placed)
 
 
 def _placed(ref_points: np.ndarray, frame_points: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, int] | None:
@@ -112,8 +112,8 @@ def _inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     return 0 <= x < shape[1] and 0 <= y < shape[0]
 
 
-def _distinct(placed: list[tuple[int, np.ndarray]]) -> list[np.ndarray]:
-    """The outlines, most inliers first, each overlapping no better one (SAME_CARD_SHARE)."""
+def distinct(placed: list[tuple[int, np.ndarray]]) -> list[np.ndarray]:
+    """The outlines of (inliers, quad) pairs, most inliers first, each overlapping no better one (SAME_CARD_SHARE)."""
     kept: list[np.ndarray] = []
     for _, quad in sorted(placed, key=lambda p: -p[0]):
         if all(max(covered(quad, other), covered(other, quad)) <= SAME_CARD_SHARE for other in kept):
