@@ -3,7 +3,9 @@
 The live cues look for a card's outline; a painted full-bleed card on strongly grained wood or
 a busy mat may show none whole. Its art still shows: ORB keypoints of the frame matched to the
 keypoints of every reference photo, and a RANSAC homography from a reference onto the frame,
-put the reference's corners where the card lies. Which card it is stays the reader's decision
+put the reference's corners where the card lies, kept only where the frame has a card's edge:
+a reference's art fitted over a card of other art (the built-in deck's desert over an owner's
+woodcut desert) lands a few mm off the card's rim. Which card it is stays the reader's decision
 (the outline is read like any other): near-twins share most of their keypoints (a shared frame,
 a shared star), so the reference that placed the outline says nothing of the card's name.
 
@@ -19,7 +21,7 @@ import numpy as np
 
 from vision.blobs import MIN_CARD_SHARE, card_shaped
 from vision.features import CANON_H, CANON_W
-from vision.sides import covered, quad_area
+from vision.sides import covered, edge_support, quad_area
 
 REFERENCE_KEYPOINTS = 300  # per reference photo (126x176 px): a painted card has more, a flat one fewer
 FRAME_KEYPOINTS = 1500  # per frame: enough that two small cards on grain keep 20+ each
@@ -31,6 +33,8 @@ MIN_MATCHES = 10  # matches to one reference worth a homography
 MIN_INLIERS = 12  # homography inliers for an outline: a true card 18+, chance alignments on grain 8-11
 RANSAC_PX = 4.0  # frame px: reprojection error of an inlier
 RANSAC_ITERATIONS = 500  # enough at a quarter of the matches inliers; bounds the cost on a busy frame
+PLACED_SUPPORT = 0.7  # edge support an outline needs (vision.sides): the art placed over a card of other art
+# (the built-in desert over a woodcut one) lands off its edges, 0.5; a true card's outline 0.72 and up
 SAME_CARD_SHARE = 0.3  # two outlines, one this much inside the other, place one card (a card's part placed as a card)
 
 _CANON_CORNERS = np.array([[[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]]], np.float32)
@@ -69,9 +73,9 @@ class KeypointIndex:
         if not len(self.owner):
             return []
         scale = min(1.0, FRAME_MAX_HEIGHT / frame.shape[0])
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         if scale < 1.0:
-            grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            frame = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         found, described = _orb(FRAME_KEYPOINTS).detectAndCompute(grey, None)
         if described is None:
             return []
@@ -87,8 +91,10 @@ class KeypointIndex:
             mine = self.owner[train] == ref
             quad = _placed(self.points[train[mine]], where[query[mine]], grey.shape)
             if quad is not None:
-                placed.append((quad[1], quad[0] / scale))
-        return distinct(placed)
+                placed.append(quad)
+        colour = cv2.cvtColor(frame, cv2.COLOR_BGR2YCrCb)
+        on_edges = [(n, q) for q, n in placed if edge_support(colour, q) >= PLACED_SUPPORT]
+        return [q / scale for q in distinct(on_edges)]
 
 
 def _placed(ref_points: np.ndarray, frame_points: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, int] | None:
