@@ -80,11 +80,7 @@ class KeypointIndex:
         if described is None:
             return []
         where = np.array([k.pt for k in found], np.float32)
-        matches = cv2.BFMatcher(cv2.NORM_HAMMING).match(described, self.descriptors)
-        query = np.array([m.queryIdx for m in matches])
-        train = np.array([m.trainIdx for m in matches])
-        near = np.array([m.distance for m in matches]) <= MATCH_HAMMING
-        query, train = query[near], train[near]
+        query, train = self._matched(described)
         placed = []
         refs, counts = np.unique(self.owner[train], return_counts=True)
         for ref in refs[counts >= MIN_MATCHES]:
@@ -95,6 +91,12 @@ class KeypointIndex:
         colour = cv2.cvtColor(frame, cv2.COLOR_BGR2YCrCb)
         on_edges = [(n, q) for q, n in placed if edge_support(colour, q) >= PLACED_SUPPORT]
         return [q / scale for q in distinct(on_edges)]
+
+    def _matched(self, described: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each frame descriptor's nearest reference keypoint within MATCH_HAMMING: (frame, reference) indices."""
+        matches = cv2.BFMatcher(cv2.NORM_HAMMING).match(described, self.descriptors)
+        pairs = np.array([(m.queryIdx, m.trainIdx) for m in matches if m.distance <= MATCH_HAMMING], int).reshape(-1, 2)
+        return pairs[:, 0], pairs[:, 1]
 
 
 def _placed(ref_points: np.ndarray, frame_points: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, int] | None:
