@@ -68,9 +68,11 @@ class KeypointIndex:
             return cls(np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8), np.zeros(0, int))
         return cls(np.concatenate(points), np.concatenate(descriptors), np.concatenate(owner))
 
-    def outlines(self, frame: np.ndarray) -> list[np.ndarray]:
-        """Card-shaped outlines (4x2 frame px) where a reference's art lies in a BGR frame, best placed first."""
-        if not len(self.owner):
+    def outlines(self, frame: np.ndarray, among: np.ndarray | None = None) -> list[np.ndarray]:
+        """Card-shaped outlines (4x2 frame px) where a reference's art lies in a BGR frame, best placed
+        first; among: which reference photos may place one (a bool per reference), all if None."""
+        mine = np.ones(len(self.owner), bool) if among is None else np.asarray(among, bool)[self.owner]
+        if not mine.any():
             return []
         scale = min(1.0, FRAME_MAX_HEIGHT / frame.shape[0])
         if scale < 1.0:
@@ -80,7 +82,7 @@ class KeypointIndex:
         if described is None:
             return []
         where = np.array([k.pt for k in found], np.float32)
-        query, train = self._matched(described)
+        query, train = self._matched(described, np.flatnonzero(mine))
         placed = []
         refs, counts = np.unique(self.owner[train], return_counts=True)
         for ref in refs[counts >= MIN_MATCHES]:
@@ -92,11 +94,12 @@ class KeypointIndex:
         on_edges = [(n, q) for q, n in placed if edge_support(colour, q) >= PLACED_SUPPORT]
         return [q / scale for q in distinct(on_edges)]
 
-    def _matched(self, described: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Each frame descriptor's nearest reference keypoint within MATCH_HAMMING: (frame, reference) indices."""
-        matches = cv2.BFMatcher(cv2.NORM_HAMMING).match(described, self.descriptors)
+    def _matched(self, described: np.ndarray, keypoints: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each frame descriptor's nearest of these reference keypoints within MATCH_HAMMING: (frame,
+        reference keypoint) indices."""
+        matches = cv2.BFMatcher(cv2.NORM_HAMMING).match(described, self.descriptors[keypoints])
         pairs = np.array([(m.queryIdx, m.trainIdx) for m in matches if m.distance <= MATCH_HAMMING], int).reshape(-1, 2)
-        return pairs[:, 0], pairs[:, 1]
+        return pairs[:, 0], keypoints[pairs[:, 1]]
 
 
 def _placed(ref_points: np.ndarray, frame_points: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, int] | None:

@@ -169,7 +169,8 @@ class CardReader:
             cards = self._with_neighbour(frame, detection, cards, np.array(named[0].corners))
         named = [c for c in cards if c.card is not None]
         if len(named) == 1 and named[0].card in TERRAINS and not detection.clutter:
-            cards = self._with_keypoints(frame, cards)  # the Mayor reveals two: its partner may be in view
+            # the Mayor reveals two: its partner may be in view, and is a terrain card
+            cards = self._with_keypoints(frame, cards, np.isin(self.deck.labels, TERRAINS))
         return FrameReading(tuple(pieces_refused(self._with_joins(frame, cards))), detection.clutter)
 
     def _with_joins(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
@@ -208,12 +209,15 @@ class CardReader:
         costs a few live reads."""
         return _making_way(cards, self._read_lone(frame))
 
-    def _with_keypoints(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
-        """The readings with every card named on an outline the deck's art places (vision.keypoints),
-        when no other search named one: a painted card on grain or a busy mat may show no outline
-        whole, but its art. A refused outline in the same place gives way to it."""
+    def _with_keypoints(self, frame: np.ndarray, cards: list[CardReading],
+                        among: np.ndarray | None = None) -> list[CardReading]:
+        """The readings with every card named on an outline the deck's art places (vision.keypoints;
+        among: the reference photos that may place one), away from the cards named already: a painted
+        card on grain or a busy mat may show no outline whole, but its art. A refused outline in the
+        same place gives way to it. Costly (ORB over the frame): only where no other search named a
+        card, or for a lone terrain card's partner."""
         named = [np.array(r.corners) for r in cards if r.card is not None]
-        outlines = [q for q in self.deck.keypoints().outlines(frame) if all(covered(q, n) <= SAME_PLACE for n in named)]
+        outlines = [q for q in self.deck.keypoints().outlines(frame, among) if all(covered(q, n) <= SAME_PLACE for n in named)]
         found = [r for quad in outlines for r in self.read_candidate(frame, Candidate(((quad,),))) if r.card is not None]
         return _making_way(cards, found)
 
