@@ -9,7 +9,9 @@ woodcut desert) lands a few mm off the card's rim. Which card it is stays the re
 (the outline is read like any other): near-twins share most of their keypoints (a shared frame,
 a shared star), so the reference that placed the outline says nothing of the card's name.
 
-Costly (tens of ms), so the reader asks only when no other search named a card.
+Costly (ORB over the frame, every keypoint compared with a whole deck's: 100-500 ms on one shared
+core here), so the reader asks only when no other search named a card, or for a lone terrain
+card's partner.
 """
 
 from __future__ import annotations
@@ -86,13 +88,13 @@ class KeypointIndex:
         placed = []
         refs, counts = np.unique(self.owner[train], return_counts=True)
         for ref in refs[counts >= MIN_MATCHES]:
-            mine = self.owner[train] == ref
-            quad = _placed(self.points[train[mine]], where[query[mine]], grey.shape)
-            if quad is not None:
-                placed.append(quad)
+            its = self.owner[train] == ref
+            got = _placed(self.points[train[its]], where[query[its]], grey.shape)
+            if got is not None:
+                placed.append(got)
         colour = cv2.cvtColor(frame, cv2.COLOR_BGR2YCrCb)
-        on_edges = [(n, q) for q, n in placed if edge_support(colour, q) >= PLACED_SUPPORT]
-        return [q / scale for q in distinct(on_edges)]
+        on_edges = [(inliers, quad) for quad, inliers in placed if edge_support(colour, quad) >= PLACED_SUPPORT]
+        return [quad / scale for quad in distinct(on_edges)]
 
     def _matched(self, described: np.ndarray, keypoints: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each frame descriptor's nearest of these reference keypoints within MATCH_HAMMING: (frame,
