@@ -1,14 +1,33 @@
-"""Fixtures private to the vision tests: the built-in reader and rendered card faces."""
+"""Fixtures private to the vision tests: the built-in reader and rendered card faces; and decks of
+clear enrollment photos, built by the helpers below (test modules import them)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from vision.art import card_face
 from vision.cards import CARD_IDS
-from vision.deck import render_deck
+from vision.deck import Deck, render_deck
+from vision.features import order_corners, warp_card
+from vision.photo import ENROLL_CONDITIONS, PhotoConditions, Thing, take_photo
 from vision.reader import CardReader
 from vision.render import STANDARD, render_card
+from vision.tables import TableTop
+
+TOPS = (TableTop.FELT_RED, TableTop.WOOD_MID, TableTop.LAMINATE)  # tuning tops
+CLEAR = PhotoConditions(**{**ENROLL_CONDITIONS.__dict__, "tops": TOPS})  # clear enrollment photos on them
+
+
+def photo_of(style: str, card: str, seed: int, conditions: PhotoConditions) -> np.ndarray:
+    """The canonical image of one card, warped from a simulated photo's true corners."""
+    photo = take_photo([Thing(card_face(style, card), card, card)], np.random.default_rng(seed), conditions)
+    return warp_card(photo.image, order_corners(photo.seen[0].corners))
+
+
+def clear_deck(style: str, cards: tuple[str, ...]) -> Deck:
+    """A deck of two clear enrollment photos per card, on tuning tops."""
+    return Deck((card, photo_of(style, card, seed * 100 + i, CLEAR)) for i, card in enumerate(cards) for seed in (1, 2))
 
 
 @pytest.fixture(scope="session")

@@ -5,31 +5,22 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.conftest import clear_deck
 from vision.art import card_face
 from vision.cards import TERRAINS
-from vision.deck import Deck
-from vision.features import order_corners, warp_card
 from vision.keypoints import KeypointIndex, distinct
-from vision.photo import ENROLL_CONDITIONS, PhotoConditions, Thing, take_photo
+from vision.photo import PhotoConditions, Thing, take_photo
 from vision.reader import CardReader
 from vision.sides import iou
 from vision.tables import TableTop
 
-TOPS = (TableTop.FELT_RED, TableTop.WOOD_MID, TableTop.LAMINATE)  # tuning tops for the enrollment photos
 PAIRS = PhotoConditions(frames=((768, 432),), card_height=(0.25, 0.45))  # the scanner's stream, the Mayor's pair at rest
-
-
-def _enrolled(card: str, seed: int) -> np.ndarray:
-    """A clear enrollment photo of one painted card, warped flat from its true corners."""
-    conditions = PhotoConditions(**{**ENROLL_CONDITIONS.__dict__, "tops": TOPS})
-    photo = take_photo([Thing(card_face("painted", card), card, card)], np.random.default_rng(seed), conditions)
-    return warp_card(photo.image, order_corners(photo.seen[0].corners))
 
 
 @pytest.fixture(scope="module")
 def painted_terrain() -> CardReader:
     """A reader over the painted terrain cards, two enrollment photos each."""
-    return CardReader(Deck((card, _enrolled(card, seed * 100 + i)) for i, card in enumerate(TERRAINS) for seed in (1, 2)))
+    return CardReader(clear_deck("painted", TERRAINS))
 
 
 def _pair_on_light_wood(seed: int) -> tuple[list[str], np.ndarray, list[np.ndarray]]:

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.conftest import CLEAR, TOPS, clear_deck
 from vision.art import card_face
 from vision.cards import SETUP_CARDS
 from vision.deck import Deck
@@ -21,28 +22,12 @@ from vision.features import (
     warp_card,
 )
 from vision.optics import Optics
-from vision.photo import ENROLL_CONDITIONS, PhotoConditions, Thing, take_photo
+from vision.photo import PhotoConditions, Thing, take_photo
 from vision.reader import CardReader
-from vision.tables import TableTop
 from vision.twins import Family, Regions
 
 BLUES = tuple(f"blue-{letter}{n}" for letter in "ABCDE" for n in (1, 2))
-TOPS = (TableTop.FELT_RED, TableTop.WOOD_MID, TableTop.LAMINATE)  # tuning tops
 QUERIES = PhotoConditions(card_height=(0.25, 0.40), tilt_deg=(0.0, 10.0), tops=TOPS)
-
-
-def _photo_of(style: str, card: str, seed: int, conditions: PhotoConditions) -> np.ndarray:
-    """The canonical image of one card, warped from a simulated photo's true corners."""
-    face = card_face(style, card)
-    photo = take_photo([Thing(face, card, card)], np.random.default_rng(seed), conditions)
-    return warp_card(photo.image, order_corners(photo.seen[0].corners))
-
-
-def _deck(style: str, cards: tuple[str, ...]) -> Deck:
-    """A deck of two clear enrollment photos per card, on tuning tops."""
-    enroll = PhotoConditions(**{**ENROLL_CONDITIONS.__dict__, "tops": TOPS})
-    return Deck((card, _photo_of(style, card, seed * 100 + i, enroll))
-                for i, card in enumerate(cards) for seed in (1, 2))
 
 
 def _read_photos(reader: CardReader, style: str, cards: tuple[str, ...], first_seed: int, count: int,
@@ -59,13 +44,13 @@ def _read_photos(reader: CardReader, style: str, cards: tuple[str, ...], first_s
 @pytest.fixture(scope="module")
 def painted_blues() -> Deck:
     """The ten painted blue cards: one star, told apart by a letter pair, a digit and a tiny badge."""
-    return _deck("painted", BLUES)
+    return clear_deck("painted", BLUES)
 
 
 @pytest.fixture(scope="module")
 def flat_set_ups() -> Deck:
     """The thirteen flat set-up cards: one ring of letter discs, told apart by the letters."""
-    return _deck("flat", SETUP_CARDS)
+    return clear_deck("flat", SETUP_CARDS)
 
 
 @pytest.mark.parametrize(("style", "fixture", "cards"), [
@@ -106,12 +91,11 @@ def test_regions_of_identical_layouts_score_a_photo_halfway() -> None:
 def test_twins_are_told_apart_when_a_reference_outline_was_a_little_off() -> None:
     """A reference taken by an outline a little inside the card and one with a corner off (a
     light border on a light table) is aligned onto its family before its letters are learnt."""
-    enroll = PhotoConditions(**{**ENROLL_CONDITIONS.__dict__, "tops": TOPS})
     refs = []
     for i, card in enumerate(SETUP_CARDS):
         for seed in (1, 2):
             face = card_face("flat", card)
-            photo = take_photo([Thing(face, card, card)], np.random.default_rng(seed * 100 + i), enroll)
+            photo = take_photo([Thing(face, card, card)], np.random.default_rng(seed * 100 + i), CLEAR)
             corners = order_corners(photo.seen[0].corners)
             if card == "setup-01":
                 centre = corners.mean(axis=0)
