@@ -74,19 +74,23 @@ def short_side(quad: np.ndarray) -> float:
     return float(side_lengths(quad).min())
 
 
-def iou(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over union of two convex quads."""
+def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+    """The intersection of two convex quads' areas, and each one's area."""
     a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
     inter, _ = cv2.intersectConvexConvex(a32, b32)
-    union = abs(cv2.contourArea(a32)) + abs(cv2.contourArea(b32)) - inter
-    return float(inter) / max(union, 1e-6)
+    return float(inter), abs(cv2.contourArea(a32)), abs(cv2.contourArea(b32))
+
+
+def iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads."""
+    inter, area_a, area_b = _overlap(a, b)
+    return inter / max(area_a + area_b - inter, 1e-6)
 
 
 def covered(a: np.ndarray, b: np.ndarray) -> float:
     """Share of convex quad a's area that lies inside convex quad b."""
-    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    inter, _ = cv2.intersectConvexConvex(a32, b32)
-    return float(inter) / max(abs(cv2.contourArea(a32)), 1e-6)
+    inter, area_a, _ = _overlap(a, b)
+    return inter / max(area_a, 1e-6)
 
 
 def sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:

@@ -19,6 +19,11 @@ TOPS = (TableTop.FELT_RED, TableTop.WOOD_MID, TableTop.LAMINATE)  # tuning tops
 CLEAR = PhotoConditions(**{**ENROLL_CONDITIONS.__dict__, "tops": TOPS})  # clear enrollment photos on them
 
 
+def box(x: float, y: float, w: float, h: float) -> np.ndarray:
+    """The corners of an upright rectangle, clockwise from its top-left (px)."""
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)
+
+
 def photo_of(style: str, card: str, seed: int, conditions: PhotoConditions) -> np.ndarray:
     """The canonical image of one card, warped from a simulated photo's true corners."""
     photo = take_photo([Thing(card_face(style, card), card, card)], np.random.default_rng(seed), conditions)

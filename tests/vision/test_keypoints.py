@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.vision.conftest import clear_deck
+from tests.vision.conftest import box, clear_deck
 from vision.art import card_face
 from vision.cards import TERRAINS
 from vision.keypoints import KeypointIndex, distinct
@@ -61,15 +61,11 @@ def test_an_index_of_no_keypoints_places_nothing() -> None:
     assert index.outlines(np.full((432, 768, 3), 90, np.uint8)) == []
 
 
-def _quad(x: float, y: float, w: float, h: float) -> np.ndarray:
-    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], float)
-
-
 @pytest.mark.parametrize("placed, expected", [
-    ([(40, _quad(0, 0, 63, 88)), (25, _quad(0, 0, 31, 44))], 1),  # a card and its quarter: one card
-    ([(12, _quad(0, 0, 31, 44)), (30, _quad(0, 0, 63, 88))], 1),  # the quarter placed first: still one
-    ([(40, _quad(0, 0, 63, 88)), (35, _quad(70, 0, 63, 88))], 2),  # the Mayor's pair side by side
-    ([(40, _quad(0, 0, 63, 88)), (35, _quad(50, 0, 63, 88))], 2),  # overlapping by a fifth: two cards
+    ([(40, box(0, 0, 63, 88)), (25, box(0, 0, 31, 44))], 1),  # a card and its quarter: one card
+    ([(12, box(0, 0, 31, 44)), (30, box(0, 0, 63, 88))], 1),  # the quarter placed first: still one
+    ([(40, box(0, 0, 63, 88)), (35, box(70, 0, 63, 88))], 2),  # the Mayor's pair side by side
+    ([(40, box(0, 0, 63, 88)), (35, box(50, 0, 63, 88))], 2),  # overlapping by a fifth: two cards
 ])
 def test_outlines_of_one_card_are_kept_once(placed, expected) -> None:
     """An outline mostly inside a better-placed one (or around it) is the same card."""
