@@ -175,7 +175,7 @@ class Deck:
         return image
 
     def match(self, image: np.ndarray, fine_above: float = -np.inf, detail_below: float = np.inf,
-              resolution: float = 1.0, rival_below: float = -np.inf) -> Match:
+              resolution: float = 1.0, rival_below: float = -np.inf, among: np.ndarray | None = None) -> Match:
         """Find the best card for a canonical card image, trying it upright and turned 180°.
 
         resolution: frame px per canonical px where the card was seen (features.resolution); twins
@@ -185,9 +185,12 @@ class Deck:
         score is below fine_above, as such a card is refused anyway. A card with no twin has its
         detail measured (an alignment, the costly part) only when its margin is below detail_below,
         and the runner-up's detail too when the margin is below rival_below (a close call).
+        among: the references it may match (bool per reference; None: all), its rivals among them.
         """
         d = describe(image, fine=False)
         both = np.stack([self._scores(d), self._scores(d.turned())])
+        if among is not None:
+            both[:, ~among] = -np.inf
         turn, best = np.unravel_index(int(np.argmax(both)), both.shape)
         best_score = float(both[turn, best])
         card_best = np.full(len(self._card_index), -np.inf)

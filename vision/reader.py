@@ -34,6 +34,11 @@ REFUSED_CONFIDENCE = 0.49  # the highest confidence of a refused card (named one
 PIECE_AREA = 0.4  # every card of the game is printed one size, and a camera tilted 20 degrees shows one at most
 # twice another's area across the frame: a card named at under 0.4 of another's area is a piece of a card
 # (a quarter of the "any" card's four-part panel, 0.22, looks like that terrain's own panel)
+PARTNER_SCORE = 0.40  # coarse similarity a lone terrain card's partner needs among the terrain cards: glare on a
+# card with little art (a flat colour, one pictogram) takes a true one to 0.45-0.55 (tuning photos 0.52+)
+PARTNER_MARGIN = 0.05  # ... over the next terrain card (tuning photos' true partners 0.09+)
+PARTNER_DETAIL = 0.65  # ... and the detail it always needs: true partners under glare 0.68+ (tuning photos), a card
+# back, another game's card, a bonus or set-up card laid beside a terrain card 0.50 at most (4 styles, 400 frames)
 MIN_FRAME_PX = 64  # shortest frame side read: a smallest card (1.2% of the frame) is then ~7 px wide
 
 
@@ -118,6 +123,15 @@ def judge(match: Match) -> tuple[bool, float]:
     return False, min(REFUSED_CONFIDENCE, 0.5 * unsure)
 
 
+def partner_named(match: Match) -> bool:
+    """Whether a match among the terrain cards alone names a lone terrain card's partner: a weaker
+    likeness than judge asks of any card, but always its detail (PARTNER_DETAIL), which no card back,
+    other game's or bonus card laid beside it reaches."""
+    return (match.kind_complete and match.score >= PARTNER_SCORE and match.margin >= PARTNER_MARGIN
+            and (match.fine_margin is None or match.fine_margin >= MIN_FINE_MARGIN)
+            and match.detail is not None and match.detail >= PARTNER_DETAIL)
+
+
 class CardReader:
     """Reads frames against one deck: CardReader(deck).read(frame_bgr) -> FrameReading."""
 
@@ -171,7 +185,36 @@ class CardReader:
         if len(named) == 1 and named[0].card in TERRAINS and not detection.clutter:
             # the Mayor reveals two: its partner may be in view, and is a terrain card
             cards = self._with_keypoints(frame, cards, np.isin(self.deck.labels, TERRAINS))
-        return FrameReading(tuple(pieces_refused(self._with_joins(frame, cards))), detection.clutter)
+        cards = pieces_refused(self._with_joins(frame, cards))
+        if not detection.clutter:
+            cards = self._with_partner(frame, cards)
+        return FrameReading(tuple(cards), detection.clutter)
+
+    def _with_partner(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
+        """The readings with a lone named terrain card's refused partner named among the terrain cards
+        alone (partner_named): the Mayor reveals two, and glare on the second may leave too little
+        of its art for the whole deck's gates, but enough to tell it from the other four terrains."""
+        named = [r for r in cards if r.card is not None]
+        if len(named) != 1 or named[0].card not in TERRAINS:
+            return cards
+        beside_it = np.array(named[0].corners)
+        for i, reading in enumerate(cards):
+            quad = np.array(reading.corners)
+            if reading.card is None and PIECE_AREA <= quad_area(quad) / quad_area(beside_it) <= 1 / PIECE_AREA \
+                    and covered(quad, beside_it) <= SAME_PLACE and (partner := self._partner(frame, quad)) is not None:
+                return cards[:i] + [partner] + cards[i + 1:]
+        return cards
+
+    def _partner(self, frame: np.ndarray, corners: np.ndarray) -> CardReading | None:
+        """The terrain card an outline shows, read among the terrain cards alone, or None."""
+        quad = order_corners(corners)
+        match = self.deck.match(warp_card(frame, quad), resolution=resolution(quad),
+                                among=np.isin(self.deck.labels, TERRAINS))
+        if not partner_named(match):
+            return None
+        quad = np.roll(quad, 2, axis=0) if match.turned else quad
+        sure, confidence = judge(match)  # sure only where the terrain cards' margin made it a clear call
+        return CardReading(match.card, confidence if sure else 0.5, tuple((float(x), float(y)) for x, y in quad))
 
     def _with_joins(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
         """The readings with outlines that tile one card (vision.joins) replaced by the card around
