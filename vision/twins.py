@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.features import (
+    align_image,
     at_resolution,
     fine_vector,
     glyph_shape,
@@ -35,6 +36,9 @@ NOISE_FLOOR = 0.05  # per-pixel variance (in units of a layout's own, per pixel)
                     # at least (JPEG, resampling): the noise assumed when no card has two photos
 SHARPNESS_SLACK = 1.15  # a look may hold this much more detail than the card (photos of one card vary so much)
 RESOLUTION_STEP = 0.05  # canonical px per px: cards seen within this of one resolution share one look at the twins
+MISALIGNED_GAP = 0.06  # correlation of two photos of one twin aligned onto the family's template (1 mm grey
+# layouts): within 0.05 of the family's typical pair in 18 enrolled families; a photo enrolled by a wrong
+# outline that the alignment could not undo (a skewed header) falls 0.08-0.33 below it
 
 
 @dataclass(frozen=True)
@@ -55,16 +59,19 @@ class Family:
     template: np.ndarray  # float32 grey ALIGN_SIZE image: what the twins share
     asymmetry: np.ndarray  # mean asymmetry: tells which way round a card lies
     cards: np.ndarray  # card index of each row of the layouts
-    owner: np.ndarray  # card index of each member
-    aligned: tuple[np.ndarray, ...]  # each member's canonical image aligned onto the template
+    owner: np.ndarray  # card index of each photo learnt from (twins.in_line)
+    aligned: tuple[np.ndarray, ...]  # each such photo's canonical image aligned onto the template
     sharp: Layouts  # the twins as their photos show them
     _seen: dict[int, Layouts] = field(default_factory=dict, repr=False)  # looks at lower resolutions, made on first use
 
     @staticmethod
     def learn(members: np.ndarray, template: np.ndarray, asymmetry: np.ndarray, owner: np.ndarray,
               aligned: list[np.ndarray]) -> Family:
-        """A family from its members' aligned images: each twin's layouts and the pairs' regions."""
+        """A family from its members' aligned images: each twin's layouts and the pairs' regions,
+        learnt from the photos in line with their twin's others (in_line)."""
         cards = np.array(sorted({int(c) for c in owner}))
+        keep = in_line(aligned, owner, template)
+        owner, aligned = owner[keep], [im for im, k in zip(aligned, keep, strict=True) if k]
         fine, mid, glyphs = _layouts(aligned, owner, cards)
         regions = Regions.learn(glyphs, owner, cards)
         return Family(members, template, asymmetry, cards, owner, tuple(aligned),
@@ -169,6 +176,29 @@ class Regions:
         out[rows, cols] = lead
         out[cols, rows] = -lead
         return out
+
+
+def in_line(aligned: Sequence[np.ndarray], owner: np.ndarray, template: np.ndarray) -> np.ndarray:
+    """Which of a family's aligned photos to learn the twins from: all but one of any twin whose
+    photos agree MISALIGNED_GAP less than the family's photos of one twin typically do, the one that
+    fits the template worse (its card keeps the other). A photo enrolled by a wrong outline that the
+    alignment could not undo has its badge and digits out of place: learnt from, it makes a true
+    photo of its card look like the twin."""
+    grey = np.stack([align_image(im).ravel() for im in aligned])
+    grey = _unit_rows(grey - grey.mean(axis=1, keepdims=True))
+    fit = grey @ _unit_rows(template.reshape(1, -1) - template.mean())[0]
+    agree = grey @ grey.T
+    same = (owner[:, None] == owner[None, :]) & ~np.eye(len(owner), dtype=bool)
+    best = np.where(same, agree, -np.inf).max(axis=1)  # -inf: no other photo of its card
+    keep = np.ones(len(owner), bool)
+    if not np.isfinite(best).any():
+        return keep
+    typical = float(np.median(best[np.isfinite(best)]))
+    for card in np.unique(owner):
+        photos = np.flatnonzero(owner == card)
+        if len(photos) > 1 and best[photos].min() < typical - MISALIGNED_GAP:
+            keep[photos[np.argmin(np.where(best[photos] < typical - MISALIGNED_GAP, fit[photos], np.inf))]] = False
+    return keep
 
 
 def _region(a: np.ndarray, b: np.ndarray, error: np.ndarray) -> np.ndarray:
