@@ -38,7 +38,7 @@ SHARPNESS_SLACK = 1.15  # a look may hold this much more detail than the card (p
 RESOLUTION_STEP = 0.05  # canonical px per px: cards seen within this of one resolution share one look at the twins
 MISALIGNED_GAP = 0.06  # correlation of two photos of one twin aligned onto the family's template (1 mm grey
 # layouts): in 21 enrolled families (painted, woodcut) all but 8 pairs lay within 0.051 of their family's
-# typical pair, those 8 lay 0.08-0.29 below; a painted blue-C2 photo enrolled by a skewed outline, 0.17
+# typical pair, those 8 lay 0.08-0.29 below (a painted blue-C2 photo enrolled by a skewed outline: 0.17)
 
 
 @dataclass(frozen=True)
