@@ -3,6 +3,8 @@ clear enrollment photos, built by the helpers below (test modules import them)."
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -24,15 +26,23 @@ def box(x: float, y: float, w: float, h: float) -> np.ndarray:
     return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)
 
 
-def photo_of(style: str, card: str, seed: int, conditions: PhotoConditions) -> np.ndarray:
-    """The canonical image of one card, warped from a simulated photo's true corners."""
+Outline = Callable[[np.ndarray], np.ndarray]  # a photo's true corners (ordered) to the outline it is warped by
+
+
+def photo_of(style: str, card: str, seed: int, conditions: PhotoConditions, outline: Outline | None = None) -> np.ndarray:
+    """The canonical image of one card, warped from a simulated photo's true corners (or the outline
+    made of them: an enrollment outline found a little wrong)."""
     photo = take_photo([Thing(card_face(style, card), card, card)], np.random.default_rng(seed), conditions)
-    return warp_card(photo.image, order_corners(photo.seen[0].corners))
+    corners = order_corners(photo.seen[0].corners)
+    return warp_card(photo.image, outline(corners) if outline else corners)
 
 
-def clear_deck(style: str, cards: tuple[str, ...]) -> Deck:
-    """A deck of two clear enrollment photos per card, on tuning tops."""
-    return Deck((card, photo_of(style, card, seed * 100 + i, CLEAR)) for i, card in enumerate(cards) for seed in (1, 2))
+def clear_deck(style: str, cards: tuple[str, ...], outlines: dict[tuple[str, int], Outline] | None = None) -> Deck:
+    """A deck of two clear enrollment photos per card (photos 1 and 2), on tuning tops; outlines:
+    the (card, photo) taken by a wrong outline, and how it is made of the true corners."""
+    bent = outlines or {}
+    return Deck((card, photo_of(style, card, seed * 100 + i, CLEAR, bent.get((card, seed))))
+                for i, card in enumerate(cards) for seed in (1, 2))
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import CLEAR, TOPS, clear_deck
+from tests.vision.conftest import TOPS, clear_deck
 from vision.art import card_face
 from vision.cards import SETUP_CARDS
 from vision.deck import Deck
@@ -17,9 +17,7 @@ from vision.features import (
     at_resolution,
     fine_vector,
     glyph_shape,
-    order_corners,
     sharpness,
-    warp_card,
 )
 from vision.optics import Optics
 from vision.photo import PhotoConditions, Thing, take_photo
@@ -88,26 +86,25 @@ def test_regions_of_identical_layouts_score_a_photo_halfway() -> None:
     assert abs(regions.beats((a + b) / 2)[0, 1]) < 0.05
 
 
+def _shrunk(corners: np.ndarray, share: float) -> np.ndarray:
+    """An outline this share of the card's size about its centre (a light border lost on a light table)."""
+    centre = corners.mean(axis=0)
+    return centre + share * (corners - centre)
+
+
+def _corner_moved(corners: np.ndarray, corner: int, toward: int, share: float) -> np.ndarray:
+    """An outline with one corner moved this share of the way along a side toward another corner."""
+    moved = corners.copy()
+    moved[corner] += share * (corners[toward] - corners[corner])
+    return moved
+
+
 def test_twins_are_told_apart_when_a_reference_outline_was_a_little_off() -> None:
     """A reference taken by an outline a little inside the card and one with a corner off (a
     light border on a light table) is aligned onto its family before its letters are learnt."""
-    refs = []
-    for i, card in enumerate(SETUP_CARDS):
-        for seed in (1, 2):
-            face = card_face("flat", card)
-            photo = take_photo([Thing(face, card, card)], np.random.default_rng(seed * 100 + i), CLEAR)
-            corners = order_corners(photo.seen[0].corners)
-            if card == "setup-01":
-                centre = corners.mean(axis=0)
-                corners = centre + 0.90 * (corners - centre) if seed == 1 else corners.copy()
-                corners[1] += 0.10 * (corners[2] - corners[1]) if seed == 2 else 0.0
-            refs.append((card, warp_card(photo.image, corners)))
-    reader = CardReader(Deck(refs))
-    named = []
-    for seed in range(8):
-        photo = take_photo([Thing(card_face("flat", "setup-01"), "setup-01", "setup-01")],
-                           np.random.default_rng(500 + seed), QUERIES)
-        named.append(reader.read_quad(photo.image, photo.seen[0].corners).card)
+    reader = CardReader(clear_deck("flat", SETUP_CARDS, {("setup-01", 1): lambda c: _shrunk(c, 0.90),
+                                                         ("setup-01", 2): lambda c: _corner_moved(c, 1, 2, 0.10)}))
+    named = [name for _, name in _read_photos(reader, "flat", ("setup-01",), 500, 8, QUERIES)]
     assert set(named) <= {"setup-01", None}
     assert named.count("setup-01") >= 6
 
@@ -117,24 +114,11 @@ def test_a_twin_photo_enrolled_by_a_skewed_outline_is_not_learnt_from() -> None:
     header slants) and the alignment cannot undo it: learnt from, its digit and badge lie out of
     place and every photo of blue-C2 looked like blue-C1 (session 19's reader named all 12 of these
     "blue-C1"). Its card's other photo agrees with it far less than twins' photos do: left out."""
-    refs = []
-    for i, card in enumerate(BLUES):
-        for seed in (1, 2):
-            photo = take_photo([Thing(card_face("painted", card), card, card)], np.random.default_rng(seed * 100 + i), CLEAR)
-            corners = order_corners(photo.seen[0].corners)
-            if card == "blue-C2" and seed == 2:
-                corners[0] += 0.08 * (corners[3] - corners[0])
-            refs.append((card, warp_card(photo.image, corners)))
-    deck = Deck(refs)
+    deck = clear_deck("painted", BLUES, {("blue-C2", 2): lambda c: _corner_moved(c, 0, 3, 0.08)})
     family = deck.family(deck.labels.index("blue-C2"))
     assert (family.owner == deck.cards.index("blue-C2")).sum() == 1
     assert all((family.owner == deck.cards.index(card)).sum() == 2 for card in BLUES if card != "blue-C2")
-    reader = CardReader(deck)
-    named = []
-    for seed in range(12):
-        photo = take_photo([Thing(card_face("painted", "blue-C2"), "blue-C2", "blue-C2")],
-                           np.random.default_rng(500 + seed), QUERIES)
-        named.append(reader.read_quad(photo.image, photo.seen[0].corners).card)
+    named = [name for _, name in _read_photos(CardReader(deck), "painted", ("blue-C2",), 500, 12, QUERIES)]
     assert set(named) <= {"blue-C2", None}
     assert named.count("blue-C2") >= 9
 
