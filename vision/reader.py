@@ -138,6 +138,7 @@ class CardReader:
     def __init__(self, deck: Deck | None = None) -> None:
         self.deck = deck if deck is not None else builtin_deck()
         self.deck.families()  # learnt now, not on the first card the Mayor lays
+        self._terrain_refs = np.isin(self.deck.labels, TERRAINS)  # the references a lone terrain card's partner may be
 
     def read_quad(self, frame: np.ndarray, corners: np.ndarray) -> CardReading:
         """Name the card whose outline has these 4 corners (any order) in a BGR frame."""
@@ -158,12 +159,7 @@ class CardReader:
         quad = order_corners(corners)
         match = self._match(frame, quad)
         accept, confidence = judge(match)
-        if match.turned:
-            quad = np.roll(quad, 2, axis=0)
-        card = match.card if accept else None
-        reading = CardReading(card, confidence, tuple((float(x), float(y)) for x, y in quad),
-                              setup_letters(card) if card else None)
-        return reading, match
+        return _reading(match, quad, match.card if accept else None, confidence), match
 
     def read(self, frame: np.ndarray) -> FrameReading:
         """Find and name every card in a BGR frame (picamera2 "RGB888" is BGR in memory)."""
@@ -184,7 +180,7 @@ class CardReader:
         named = [c for c in cards if c.card is not None]
         if len(named) == 1 and named[0].card in TERRAINS and not detection.clutter:
             # the Mayor reveals two: its partner may be in view, and is a terrain card
-            cards = self._with_keypoints(frame, cards, np.isin(self.deck.labels, TERRAINS))
+            cards = self._with_keypoints(frame, cards, self._terrain_refs)
         cards = pieces_refused(self._with_joins(frame, cards))
         if not detection.clutter:
             cards = self._with_partner(frame, cards)
@@ -208,13 +204,11 @@ class CardReader:
     def _partner(self, frame: np.ndarray, corners: np.ndarray) -> CardReading | None:
         """The terrain card an outline shows, read among the terrain cards alone, or None."""
         quad = order_corners(corners)
-        match = self.deck.match(warp_card(frame, quad), resolution=resolution(quad),
-                                among=np.isin(self.deck.labels, TERRAINS))
+        match = self.deck.match(warp_card(frame, quad), resolution=resolution(quad), among=self._terrain_refs)
         if not partner_named(match):
             return None
-        quad = np.roll(quad, 2, axis=0) if match.turned else quad
         sure, confidence = judge(match)  # sure only where the terrain cards' margin made it a clear call
-        return CardReading(match.card, confidence if sure else 0.5, tuple((float(x), float(y)) for x, y in quad))
+        return _reading(match, quad, match.card, confidence if sure else 0.5)
 
     def _with_joins(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
         """The readings with outlines that tile one card (vision.joins) replaced by the card around
@@ -303,6 +297,15 @@ class CardReader:
         """A hypothesis' readings, ranked by whether all are named and their mean score."""
         read = [self._read_quad(frame, q) for q in hypothesis]
         return (all(r.card is not None for r, _ in read), float(np.mean([m.score for _, m in read]))), read
+
+
+def _reading(match: Match, quad: np.ndarray, card: str | None, confidence: float) -> CardReading:
+    """The reading of an ordered outline a match names card (None: refused), its corners from the
+    card's top-left (the quad turned when the card lies upside down)."""
+    if match.turned:
+        quad = np.roll(quad, 2, axis=0)
+    return CardReading(card, confidence, tuple((float(x), float(y)) for x, y in quad),
+                       setup_letters(card) if card else None)
 
 
 def disputed(reading: CardReading, rivals: list[CardReading]) -> bool:
