@@ -40,6 +40,8 @@ EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 
 HAND_SHARE = 0.015  # a blob of the table's colour mask this big (share of the frame) may be a hand
 HAND_SOLIDITY = 0.85  # ... if it is this far from convex (fingers, an arm): glare and shadows are round
 FINGERS_SOLIDITY = 0.70  # ... or this far anywhere: spread fingers (a pool of light's ragged rim: 0.82 and up)
+LINE_WIDTH_PX = 12  # work px: a blob no wider than this along its length is a line (a plank seam, a table's
+# edge), not a hand: a wrist is about as wide as a card's short side, ~38 px for the smallest card
 FRAME_SIDE_PX = 2  # work px: a blob this near a side of the frame comes in from outside it
 CLUTTER_OUTSIDE = 0.5  # a blob with less than this share inside the cards found is something else
 TABLE_BAND = 0.06  # share of each frame side taken as table when learning its colours
@@ -80,6 +82,15 @@ class Detection:
     grad: Gradient = field(repr=False)  # the work copy's colour gradient (vision.beside)
     per_px: np.ndarray = field(repr=False)  # frame px per work px, (x, y)
     off_table: bool = False  # a card-sized blob off the table's colours was seen (an empty table shows none)
+    strays: tuple[np.ndarray, ...] = field(default=(), repr=False)  # hand-like blobs off the table's colours (work px)
+
+    def clutter_beside(self, quads: list[np.ndarray]) -> bool:
+        """Whether something else is in view once these outlines (frame px) are counted as cards too:
+        a stray that was mostly outside the candidates may lie on a card a later search found."""
+        if not self.clutter:
+            return False
+        found = [q for c in self.candidates for q in c.hypotheses[0]] + list(quads)
+        return uncovered(list(self.strays), [from_frame(q, self.per_px) for q in found], self.grad[0].shape[:2])
 
 
 def _enclosed(edges: np.ndarray, bridge: np.ndarray = _DILATE) -> np.ndarray:
@@ -228,23 +239,23 @@ def _stands_out(colour_u8: np.ndarray, quad: np.ndarray) -> float:
 
 def _hand_like(blob: np.ndarray, shape: tuple[int, int]) -> bool:
     """Whether a blob off the table's colours is a hand: big and ragged (glare and shadows are
-    round), and either come in over the frame's side on its arm (a pool of light or a patch of
-    grain does not) or as ragged as spread fingers."""
+    round), no thin straight line, and either come in over the frame's side on its arm (a pool of
+    light or a patch of grain does not) or as ragged as spread fingers."""
     area = cv2.contourArea(blob)
     hull = cv2.contourArea(cv2.convexHull(blob))
     x, y, w, h = cv2.boundingRect(blob)
     reaches_in = min(x, y, shape[1] - x - w, shape[0] - y - h) <= FRAME_SIDE_PX
-    return area > HAND_SHARE * shape[0] * shape[1] and area < (HAND_SOLIDITY if reaches_in else FINGERS_SOLIDITY) * hull
+    line = min(cv2.minAreaRect(blob)[1]) <= LINE_WIDTH_PX
+    return not line and area > HAND_SHARE * shape[0] * shape[1] and area < (HAND_SOLIDITY if reaches_in else FINGERS_SOLIDITY) * hull
 
 
-def _uncovered(blobs: list[np.ndarray], cards: list[Candidate], shape: tuple[int, int]) -> bool:
-    """Whether some blob lies mostly outside every card found (a hand, not a card's glare or shadow)."""
+def uncovered(blobs: list[np.ndarray], quads: list[np.ndarray], shape: tuple[int, int]) -> bool:
+    """Whether some blob lies mostly outside every card outline (work px): a hand, not a card's glare or shadow."""
     if not blobs:
         return False
     covered = np.zeros(shape, np.uint8)
-    for cand in cards:
-        for q in cand.hypotheses[0]:
-            cv2.fillConvexPoly(covered, np.round(q).astype(np.int32), 255)
+    for q in quads:
+        cv2.fillConvexPoly(covered, np.round(q).astype(np.int32), 255)
     for blob in blobs:
         own = np.zeros(shape, np.uint8)
         cv2.drawContours(own, [blob], -1, 255, -1)
@@ -354,11 +365,11 @@ def detect(frame: np.ndarray) -> Detection:
     if period:  # on checks a card's outline is often lost in the net but its art's panel is not
         kept = [_to_rim(c, grad, colour_u8) for c in kept]
     kept = [with_stretches(c, grad) for c in kept]
-    clutter = _uncovered(strays, kept, colour_u8.shape[:2])
+    clutter = uncovered(strays, [q for c in kept for q in c.hypotheses[0]], colour_u8.shape[:2])
     per_px = np.array([w / colour_u8.shape[1], h / colour_u8.shape[0]])
     # Elsewhere a light card on a light table may show only its art's panel: its rim, in reserve
     # (made only when the reader asks: it seldom does).
     full = tuple(Candidate(_in_frame(c.hypotheses, per_px), c.support,
                            None if period else partial(_rims, c.hypotheses, grad, per_px),
                            _in_frame(c.wraps, per_px)) for c in kept)
-    return Detection(full, clutter, grad, per_px, off_table)
+    return Detection(full, clutter, grad, per_px, off_table, tuple(strays))

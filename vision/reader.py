@@ -75,6 +75,11 @@ class FrameReading:
         return not self.clutter and all(r.card is not None for r in self.cards)
 
 
+def _outlines(cards: list[CardReading]) -> list[np.ndarray]:
+    """The readings' outlines, frame px."""
+    return [np.array(r.corners) for r in cards]
+
+
 def _ramp(value: float, low: float, high: float) -> float:
     return float(np.clip((value - low) / (high - low), 0.0, 1.0))
 
@@ -168,23 +173,25 @@ class CardReader:
         cards: list[CardReading] = []
         for candidate in detection.candidates:
             cards.extend(self.read_candidate(frame, candidate))
+        clutter = detection.clutter_beside(_outlines(cards))
         if not detection.candidates:
             cards.extend(self._read_lone(frame))
-        elif not detection.clutter and all(c.card is None for c in cards):
+        elif not clutter and all(c.card is None for c in cards):
             cards = self._with_lone(frame, cards)
-        if not detection.clutter and (cards or detection.off_table) and all(c.card is None for c in cards):
+        if not clutter and (cards or detection.off_table) and all(c.card is None for c in cards):
             cards = self._with_keypoints(frame, cards)
         named = [c for c in cards if c.card is not None]
         if len(named) == 1:
             cards = self._with_neighbour(frame, detection, cards, np.array(named[0].corners))
+            clutter = detection.clutter_beside(_outlines(cards))  # what looked like a hand may be the card it found
         named = [c for c in cards if c.card is not None]
-        if len(named) == 1 and named[0].card in TERRAINS and not detection.clutter:
+        if len(named) == 1 and named[0].card in TERRAINS and not clutter:
             # the Mayor reveals two: its partner may be in view, and is a terrain card
             cards = self._with_keypoints(frame, cards, self._terrain_refs)
         cards = pieces_refused(self._with_joins(frame, cards))
-        if not detection.clutter:
+        if not clutter:
             cards = self._with_partner(frame, cards)
-        return FrameReading(tuple(cards), detection.clutter)
+        return FrameReading(tuple(cards), clutter)
 
     def _with_partner(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
         """The readings with a lone named terrain card's refused partner named among the terrain cards
