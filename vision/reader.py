@@ -75,9 +75,10 @@ class FrameReading:
         return not self.clutter and all(r.card is not None for r in self.cards)
 
 
-def _outlines(cards: list[CardReading]) -> list[np.ndarray]:
-    """The readings' outlines, frame px."""
-    return [np.array(r.corners) for r in cards]
+def _clutter(detection: Detection, cards: list[CardReading]) -> bool:
+    """Whether something else is in view beside the cards read so far: a stray the detection took
+    for a hand may lie on a card a later search found (the Mayor's second card, a seam run into it)."""
+    return detection.clutter_beside([np.array(r.corners) for r in cards])
 
 
 def _ramp(value: float, low: float, high: float) -> float:
@@ -173,25 +174,23 @@ class CardReader:
         cards: list[CardReading] = []
         for candidate in detection.candidates:
             cards.extend(self.read_candidate(frame, candidate))
-        clutter = detection.clutter_beside(_outlines(cards))
         if not detection.candidates:
             cards.extend(self._read_lone(frame))
-        elif not clutter and all(c.card is None for c in cards):
+        elif not _clutter(detection, cards) and all(c.card is None for c in cards):
             cards = self._with_lone(frame, cards)
-        if not clutter and (cards or detection.off_table) and all(c.card is None for c in cards):
+        if not _clutter(detection, cards) and (cards or detection.off_table) and all(c.card is None for c in cards):
             cards = self._with_keypoints(frame, cards)
         named = [c for c in cards if c.card is not None]
         if len(named) == 1:
             cards = self._with_neighbour(frame, detection, cards, np.array(named[0].corners))
-            clutter = detection.clutter_beside(_outlines(cards))  # what looked like a hand may be the card it found
         named = [c for c in cards if c.card is not None]
-        if len(named) == 1 and named[0].card in TERRAINS and not clutter:
+        if len(named) == 1 and named[0].card in TERRAINS and not _clutter(detection, cards):
             # the Mayor reveals two: its partner may be in view, and is a terrain card
             cards = self._with_keypoints(frame, cards, self._terrain_refs)
         cards = pieces_refused(self._with_joins(frame, cards))
-        if not clutter:
+        if not _clutter(detection, cards):
             cards = self._with_partner(frame, cards)
-        return FrameReading(tuple(cards), clutter)
+        return FrameReading(tuple(cards), _clutter(detection, cards))
 
     def _with_partner(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
         """The readings with a lone named terrain card's refused partner named among the terrain cards

@@ -1,0 +1,62 @@
+"""Plank seams beside the Mayor's pair at rest are never taken for a hand: the scanner's voter gets
+clean frames and logs the pair (a frame with a hand in view logs nothing)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.art import card_face
+from vision.cards import TERRAINS
+from vision.detect import detect
+from vision.photo import PhotoConditions, Thing, take_photo
+from vision.reader import CardReader
+from vision.tables import TableTop
+
+AT_REST = PhotoConditions(frames=((768, 432),), card_height=(0.25, 0.45))  # the scanner's stream, cards at rest
+
+
+def _pair_at_rest(top: TableTop, seed: int) -> tuple[list[str], np.ndarray]:
+    """Two built-in terrain cards at rest on a table top."""
+    pair = [TERRAINS[seed % 5], TERRAINS[(seed // 5) % 5]]
+    photo = take_photo([Thing(card_face("standard", c), c, c) for c in pair], np.random.default_rng(seed), AT_REST,
+                       pair=True, top=top)
+    return pair, photo.image
+
+
+@pytest.mark.parametrize("seed", [100, 181, 280])
+def test_a_plank_seam_is_never_a_hand(seed: int) -> None:
+    """A seam across a light table is off the table's colours and as ragged as fingers, but no wider
+    than a line along all its length: session 20's search flagged each of these frames as having a
+    hand in view."""
+    _, image = _pair_at_rest(TableTop.BIRCH, seed)
+    assert not detect(image).clutter
+
+
+@pytest.mark.parametrize(("top", "seed"), [(TableTop.BIRCH, 2), (TableTop.BIRCH, 241),
+                                           (TableTop.WOOD_LIGHT, 78), (TableTop.WOOD_LIGHT, 85)])
+def test_a_seam_run_into_a_card_the_reader_found_is_no_hand(top: TableTop, seed: int) -> None:
+    """Seams joined to one of the pair lay mostly outside the cards the search outlined; the reader
+    found the card later (beside the first, or alone), and the seams lie mostly on it: the frame is
+    clean (session 20's reader named both cards but flagged each frame as having a hand in view)."""
+    pair, image = _pair_at_rest(top, seed)
+    assert detect(image).clutter  # the search alone still sees something beside its cards
+    reading = CardReader().read(image)
+    assert sorted(reading.named) == sorted(pair)
+    assert reading.clean
+
+
+def test_a_hand_the_search_saw_beside_the_mayors_pair_stays_in_view() -> None:
+    """A hand reaching in beside two cards at rest: wherever the search took it for a hand, the cards
+    the reader finds after it do not cover it, and the frame stays unclean."""
+    g = np.random.default_rng(11)
+    tops = (TableTop.FELT_RED, TableTop.WOOD_MID, TableTop.LAMINATE, TableTop.MAT_SQUARE)
+    seen = 0
+    for i in range(12):
+        pair = [TERRAINS[i % 5], TERRAINS[(i + 2) % 5]]
+        photo = take_photo([Thing(card_face("standard", c), c, c) for c in pair], g, AT_REST, pair=True,
+                           top=tops[i % 4], hand=True)
+        if detect(photo.image).clutter:
+            seen += 1
+            assert CardReader().read(photo.image).clutter
+    assert seen >= 4
