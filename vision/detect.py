@@ -90,7 +90,7 @@ class Detection:
         if not self.clutter:
             return False
         found = [q for c in self.candidates for q in c.hypotheses[0]] + list(quads)
-        return uncovered(list(self.strays), [from_frame(q, self.per_px) for q in found], self.grad[0].shape[:2])
+        return _uncovered(list(self.strays), [from_frame(q, self.per_px) for q in found], self.grad[0].shape[:2])
 
 
 def _enclosed(edges: np.ndarray, bridge: np.ndarray = _DILATE) -> np.ndarray:
@@ -249,7 +249,7 @@ def _hand_like(blob: np.ndarray, shape: tuple[int, int]) -> bool:
     return not line and area > HAND_SHARE * shape[0] * shape[1] and area < (HAND_SOLIDITY if reaches_in else FINGERS_SOLIDITY) * hull
 
 
-def uncovered(blobs: list[np.ndarray], quads: list[np.ndarray], shape: tuple[int, int]) -> bool:
+def _uncovered(blobs: list[np.ndarray], quads: list[np.ndarray], shape: tuple[int, int]) -> bool:
     """Whether some blob lies mostly outside every card outline (work px): a hand, not a card's glare or shadow."""
     if not blobs:
         return False
@@ -365,7 +365,7 @@ def detect(frame: np.ndarray) -> Detection:
     if period:  # on checks a card's outline is often lost in the net but its art's panel is not
         kept = [_to_rim(c, grad, colour_u8) for c in kept]
     kept = [with_stretches(c, grad) for c in kept]
-    clutter = uncovered(strays, [q for c in kept for q in c.hypotheses[0]], colour_u8.shape[:2])
+    clutter = _uncovered(strays, [q for c in kept for q in c.hypotheses[0]], colour_u8.shape[:2])
     per_px = np.array([w / colour_u8.shape[1], h / colour_u8.shape[0]])
     # Elsewhere a light card on a light table may show only its art's panel: its rim, in reserve
     # (made only when the reader asks: it seldom does).

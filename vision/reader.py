@@ -76,8 +76,7 @@ class FrameReading:
 
 
 def _clutter(detection: Detection, cards: list[CardReading]) -> bool:
-    """Whether something else is in view beside the cards read so far: a stray the detection took
-    for a hand may lie on a card a later search found (the Mayor's second card, a seam run into it)."""
+    """Whether something else is in view beside the cards read so far (Detection.clutter_beside)."""
     return detection.clutter_beside([np.array(r.corners) for r in cards])
 
 
