@@ -25,7 +25,7 @@ DETAIL_FLOOR = 0.56  # detail any card needs whenever it is measured: true cards
 CLOSE_CALL_DETAIL = 0.90  # detail that settles a close call: true cards 0.95+ on a good outline, a rival 0.6 at most
 CLOSE_CALL_LEAD = 0.35  # ... over the runner-up's detail (water over a blue bonus card under glare: 0.5+)
 CLEAR_MARGIN = 0.30  # a margin this wide (over every other card) needs no detail: glare and blur wipe detail out
-CLEAR_FINE_MARGIN = 0.50  # the same among near-twins: the twin-vs-twin projection already is a detail test
+CLEAR_FINE_MARGIN = 0.50  # the same among near-twins: the twin-vs-twin projection already is a detail test (confidence 1 from here)
 SURE_SCORE = 0.80  # a hypothesis whose cards all score this high is not worth challenging
 CONFIDENT_SCORE = 0.85  # similarity at which a card reads as a sure match (confidence 1)
 CONFIDENT_MARGIN = 0.30  # margin at which a card reads as a sure match
@@ -123,6 +123,8 @@ def judge(match: Match) -> tuple[bool, float]:
     margin = match.margin if match.fine_margin is None else min(match.margin, 3 * match.fine_margin)
     if accept:
         sure = min(_ramp(match.score, MIN_SCORE, CONFIDENT_SCORE), _ramp(margin, MIN_MARGIN, CONFIDENT_MARGIN))
+        if match.fine_margin is not None:  # among twins the call is as sure as its lead over the next twin
+            sure = min(sure, _ramp(match.fine_margin, MIN_FINE_MARGIN, CLEAR_FINE_MARGIN))
         return True, 0.5 + 0.5 * sure
     unsure = min(_ramp(match.score, 0.0, MIN_SCORE), _ramp(margin, 0.0, MIN_MARGIN))
     return False, min(REFUSED_CONFIDENCE, 0.5 * unsure)

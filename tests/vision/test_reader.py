@@ -275,6 +275,20 @@ def test_a_twin_named_needs_detail_however_far_it_leads_its_twins(match, named) 
     assert judge(match)[0] is named
 
 
+@pytest.mark.parametrize(("fine_margin", "low", "high"), [
+    (0.27, 0.5, 0.6),  # a flat blue-A2 read as A1 barely past the twins' gate (held out, seed 20261122): was 1.0
+    (0.375, 0.7, 0.8),
+    (0.50, 1.0, 1.0),
+    (0.85, 1.0, 1.0),
+])
+def test_a_twin_is_named_with_the_confidence_its_lead_over_the_next_twin_earns(fine_margin, low, high) -> None:
+    """Among twins the call is only as sure as its lead: a card whose kind is beyond doubt (score 0.89,
+    margin 0.71 over every other kind) but that barely clears the next twin is named, not with confidence 1."""
+    match = Match("blue-A1", score=0.89, margin=0.71, fine_margin=fine_margin, turned=False, detail=0.96)
+    named, confidence = judge(match)
+    assert named and low <= confidence <= high
+
+
 @pytest.mark.parametrize(("detail", "rival_detail", "named"), [
     (0.95, 0.46, True),  # water under glare, blue bonus cards close behind (standard, mat-square)
     (0.99, 0.43, True),
