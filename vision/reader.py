@@ -189,9 +189,10 @@ class CardReader:
             # the Mayor reveals two: its partner may be in view, and is a terrain card
             cards = self._with_keypoints(frame, cards, self._terrain_refs)
         cards = pieces_refused(self._with_joins(frame, cards))
-        if not _clutter(detection, cards):
+        clutter = _clutter(detection, cards)
+        if not clutter:  # a card the partner reading adds only covers more
             cards = self._with_partner(frame, cards)
-        return FrameReading(tuple(cards), _clutter(detection, cards))
+        return FrameReading(tuple(cards), clutter)
 
     def _with_partner(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
         """The readings with a lone named terrain card's refused partner named among the terrain cards

@@ -12,13 +12,14 @@ from vision.art import card_face
 from vision.cards import CARD_IDS
 from vision.deck import Deck, render_deck
 from vision.features import order_corners, warp_card
-from vision.photo import ENROLL_CONDITIONS, PhotoConditions, Thing, take_photo
+from vision.photo import ENROLL_CONDITIONS, Photo, PhotoConditions, Thing, take_photo
 from vision.reader import CardReader
 from vision.render import STANDARD, render_card
 from vision.tables import TableTop
 
 TOPS = (TableTop.FELT_RED, TableTop.WOOD_MID, TableTop.LAMINATE)  # tuning tops
 CLEAR = PhotoConditions(**{**ENROLL_CONDITIONS.__dict__, "tops": TOPS})  # clear enrollment photos on them
+AT_REST = PhotoConditions(frames=((768, 432),), card_height=(0.25, 0.45))  # the scanner's stream, the Mayor's pair at rest
 
 
 def box(x: float, y: float, w: float, h: float) -> np.ndarray:
@@ -35,6 +36,12 @@ def photo_of(style: str, card: str, seed: int, conditions: PhotoConditions, outl
     photo = take_photo([Thing(card_face(style, card), card, card)], np.random.default_rng(seed), conditions)
     corners = order_corners(photo.seen[0].corners)
     return warp_card(photo.image, outline(corners) if outline else corners)
+
+
+def pair_at_rest(style: str, pair: list[str], seed: int, top: TableTop, conditions: PhotoConditions = AT_REST) -> Photo:
+    """One photo of two cards of a style side by side on a table top (the Mayor's pair at rest)."""
+    return take_photo([Thing(card_face(style, c), c, c) for c in pair], np.random.default_rng(seed), conditions,
+                      pair=True, top=top)
 
 
 def clear_deck(style: str, cards: tuple[str, ...], outlines: dict[tuple[str, int], Outline] | None = None) -> Deck:

@@ -6,22 +6,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.conftest import AT_REST, pair_at_rest
 from vision.art import card_face
 from vision.cards import TERRAINS
 from vision.detect import detect
-from vision.photo import PhotoConditions, Thing, take_photo
+from vision.photo import Thing, take_photo
 from vision.reader import CardReader
 from vision.tables import TableTop
-
-AT_REST = PhotoConditions(frames=((768, 432),), card_height=(0.25, 0.45))  # the scanner's stream, cards at rest
 
 
 def _pair_at_rest(top: TableTop, seed: int) -> tuple[list[str], np.ndarray]:
     """Two built-in terrain cards at rest on a table top."""
     pair = [TERRAINS[seed % 5], TERRAINS[(seed // 5) % 5]]
-    photo = take_photo([Thing(card_face("standard", c), c, c) for c in pair], np.random.default_rng(seed), AT_REST,
-                       pair=True, top=top)
-    return pair, photo.image
+    return pair, pair_at_rest("standard", pair, seed, top).image
 
 
 @pytest.mark.parametrize("seed", [100, 181, 280])

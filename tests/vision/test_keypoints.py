@@ -5,16 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.vision.conftest import box, clear_deck
-from vision.art import card_face
+from tests.vision.conftest import box, clear_deck, pair_at_rest
 from vision.cards import TERRAINS
 from vision.keypoints import KeypointIndex, distinct
-from vision.photo import PhotoConditions, Thing, take_photo
 from vision.reader import CardReader
 from vision.sides import iou
 from vision.tables import TableTop
-
-PAIRS = PhotoConditions(frames=((768, 432),), card_height=(0.25, 0.45))  # the scanner's stream, the Mayor's pair at rest
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +22,7 @@ def painted_terrain() -> CardReader:
 def _pair_on_light_wood(seed: int) -> tuple[list[str], np.ndarray, list[np.ndarray]]:
     """Two painted terrain cards side by side on light wood: the cards, the frame and their corners."""
     pair = ["forest", "mountain"] if seed % 2 else ["desert", "water"]
-    photo = take_photo([Thing(card_face("painted", c), c, c) for c in pair], np.random.default_rng(seed), PAIRS,
-                       pair=True, top=TableTop.WOOD_LIGHT)
+    photo = pair_at_rest("painted", pair, seed, TableTop.WOOD_LIGHT)
     return pair, photo.image, [np.asarray(s.corners) for s in photo.seen]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.conftest import AT_REST, pair_at_rest
 from vision.art import BackKind, card_back, card_face
 from vision.art.others import other_card
 from vision.cards import TERRAINS
@@ -14,7 +15,6 @@ from vision.photo import PhotoConditions, Thing, take_photo
 from vision.reader import CardReader, partner_named
 from vision.tables import TableTop
 
-AT_REST = PhotoConditions(frames=((768, 432),), card_height=(0.25, 0.45))  # the scanner's stream, cards at rest
 GLARE = PhotoConditions(frames=((768, 432),), card_height=(0.25, 0.45), optics=Optics(glare=1.0))
 
 
@@ -22,9 +22,7 @@ def _glared_pair(seed: int) -> tuple[list[str], np.ndarray]:
     """Two built-in terrain cards at rest under a lamp's reflection, on laminate or red checks."""
     pair = [TERRAINS[seed % 5], TERRAINS[(seed // 5) % 5]]
     top = (TableTop.LAMINATE, TableTop.CHECK_RED)[seed % 2]
-    photo = take_photo([Thing(card_face("standard", c), c, c) for c in pair], np.random.default_rng(seed), GLARE,
-                       pair=True, top=top)
-    return pair, photo.image
+    return pair, pair_at_rest("standard", pair, seed, top, GLARE).image
 
 
 @pytest.mark.parametrize("seed", [18, 43, 192, 194])
