@@ -17,7 +17,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from vision.sides import intersect, quad_area, side_lengths
+from vision.sides import following, intersect, quad_area, side_lengths
 
 MIN_CARD_SHARE = 0.005  # smallest card area as a share of the frame (15% of the height, tilted, 16:9)
 MAX_CARD_SHARE = 0.20  # largest single card as a share of the frame (45% of a 4:3 frame's height is 0.11)
@@ -65,19 +65,18 @@ def four_sided(points: np.ndarray) -> np.ndarray | None:
 def refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     """Move corners to where straight lines fitted along each side meet (rounded corners cut in)."""
     pts = contour.reshape(-1, 2).astype(np.float64)
+    ab = following(quad) - quad  # each side, corner to next corner
+    length = np.sqrt((ab**2).sum(axis=1))
+    rel = pts[None] - quad[:, None]  # (side, point, xy): all four sides at once, this runs for every blob
+    t = np.einsum("spk,sk->sp", rel, ab) / (length**2)[:, None]
+    off = np.abs(ab[:, None, 0] * rel[..., 1] - ab[:, None, 1] * rel[..., 0]) / length[:, None]
+    # the side's middle, near the side: a rounded corner or the next side must not bend the line
+    near = (t > 0.15) & (t < 0.85) & (off < np.maximum(2.0, 0.02 * length)[:, None])
+    if (near.sum(axis=1) < 5).any():
+        return quad
     lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        ab = b - a
-        length = float(np.linalg.norm(ab))
-        rel = pts - a
-        t = rel @ ab / (length**2)
-        inner = (t > 0.15) & (t < 0.85)  # the side's middle: only there is the distance from the side needed
-        mid = rel[inner]
-        near = pts[inner][np.abs(ab[0] * mid[:, 1] - ab[1] * mid[:, 0]) / length < max(2.0, 0.02 * length)]
-        if len(near) < 5:
-            return quad
-        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    for side in near:
+        vx, vy, x0, y0 = cv2.fitLine(pts[side].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
     out = [intersect(*lines[i - 1], *lines[i], parallel=1e-6) for i in range(4)]  # unit directions
     if any(c is None for c in out):
