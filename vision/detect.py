@@ -15,8 +15,9 @@ map's blob that is nothing is read again with its thin spurs cut off (a plank se
 into a full-bleed card's outline joins the card's blob and spoils its shape). Each
 quad is scored by how much of its outline is a real step in colour (edge support), duplicates
 from several cues are merged, best support first (vision.merge). Once every card-sized blob off
-the table's colours is a card an edge cue outlined well, the remaining edge cues are skipped: on
-most frames the mid edges alone find the cards, and the weaker cues cost half the search. A blob shaped like one card could also be
+the table's colours is a card a cue outlined well, the remaining edge cues are skipped: on most
+frames the mid edges and the table's colours find the cards, and the other edge strengths cost
+half the search. A blob shaped like one card could also be
 two cards touching along their long edges, so such a blob carries both readings as hypotheses
 and the reader keeps whichever the deck recognises. A light card on a light table may show only
 its art's panel: each one-card outline is also moved out onto a rim around it (Candidate.outer),
@@ -56,7 +57,8 @@ TABLE_MIN_SHARE = 0.05  # share of the border band a table colour holds at least
 # reaching into the band holds less (an arm across one side is ~3% of the band), the table's
 # darkest grain lines or check crossings ~3-10%, whose pixels the median filter then mostly wipes out
 TABLE_DISTANCE = 3.5  # a pixel this many spreads from every table colour is not table
-CUE_ORDER = (2, 1, 3, 0, 4)  # mid edges first (clean on most tables), the table's colours (4) last
+CUE_ORDER = (2, 4, 1, 3, 0)  # mid edges first (clean on most tables), then the table's colours (4): with
+# both, most frames' cards are explained and the other edge strengths are skipped (_all_settled)
 CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checked or gridded tables only
 BRIDGED_CUE = 6  # the weakest edges with gaps bridged: a light card on a light table, its outline broken in
                  # places; last, only when no other cue found a card, and not on checks (bridged, their net is one blob)
@@ -192,7 +194,7 @@ def _card_sized(mask: np.ndarray, frame_area: float) -> list[tuple[np.ndarray, f
 
 def _all_settled(table_blobs: list[tuple[np.ndarray, float]], found: list[Candidate]) -> bool:
     """Whether every card-sized blob off the table's colours is a card already outlined well: then the
-    weaker edge cues have nothing left to find (a hand, or a card the edges missed, leaves a blob
+    other edge cues have nothing left to find (a hand, or a card the edges missed, leaves a blob
     unexplained). A table mask that sees nothing off the table explains nothing: it may be blind to
     a card of the table's colours."""
     return bool(table_blobs) and all(_settled(c, a, found) for c, a in table_blobs)
