@@ -31,7 +31,6 @@ FRAME_MAX_HEIGHT = 720  # px: a taller frame is shrunk first (a smallest card is
 ORB_LEVELS = 6  # pyramid levels at 1.2x each: a card 0.4-1.5x its reference's size
 ORB_PATCH = 15  # px: small patches, as a reference card is only 126 px wide
 MATCH_HAMMING = 50  # of 256 bits: a keypoint this near a reference keypoint is matched (noise: ~90+)
-MIN_MATCHES = 10  # matches to one reference worth a homography
 MIN_INLIERS = 12  # homography inliers for an outline: a true card 18+, chance alignments on grain 8-11
 RANSAC_PX = 4.0  # frame px: reprojection error of an inlier
 RANSAC_ITERATIONS = 500  # enough at a quarter of the matches inliers; bounds the cost on a busy frame
@@ -87,7 +86,7 @@ class KeypointIndex:
         query, train = self._matched(described, np.flatnonzero(mine))
         placed = []
         refs, counts = np.unique(self.owner[train], return_counts=True)
-        for ref in refs[counts >= MIN_MATCHES]:
+        for ref in refs[counts >= MIN_INLIERS]:  # fewer matches cannot hold that many inliers
             its = self.owner[train] == ref
             got = _placed(self.points[train[its]], where[query[its]], grey.shape)
             if got is not None:
