@@ -200,18 +200,15 @@ def _all_settled(table_blobs: list[tuple[np.ndarray, float]], found: list[Candid
     return bool(table_blobs) and all(_settled(c, a, found) for c, a in table_blobs)
 
 
-def _blobs(mask: np.ndarray, frame_area: float, colour_u8: np.ndarray, known: list[Candidate],
+def _blobs(blobs: list[tuple[np.ndarray, float]], frame_area: float, colour_u8: np.ndarray, known: list[Candidate],
            fit: Callable[[np.ndarray], Candidate | None], spurs: bool = False) -> tuple[list[Candidate], list[np.ndarray]]:
-    """The new card candidates of one mask (scored by edge support), and its card-sized blobs that are no card.
+    """The new card candidates among a mask's card-sized blobs (_card_sized; smaller ones are crumbs and
+    specks of glare, smaller than any hand too), scored by edge support, and the blobs that are no card.
 
     fit reads a blob as cards (detect's own analyse, or the cloth's rectangles); spurs: a blob
     that is no card is read again with thin spurs cut off."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     found, others = [], []
-    for contour in contours:
-        area = cv2.contourArea(contour)
-        if area < MIN_CARD_SHARE * frame_area:
-            continue  # a crumb, a speck of glare: no card, and smaller than any hand (HAND_SHARE)
+    for contour, area in blobs:
         if _settled(contour, area, known):
             continue
         fitted, trust = _fitted(contour, frame_area, fit, colour_u8, spurs)
@@ -358,28 +355,28 @@ def detect(frame: np.ndarray) -> Detection:
     edges = cache(lambda level: cv2.Canny(dx, dy, *EDGE_LEVELS[level]))  # only the cues that run pay for theirs
     period = cloth_period(edges(1), dx, dy)
     grad = (dx.astype(np.float32), dy.astype(np.float32))
-    table = table_mask(colour_u8)
-    table_blobs = _card_sized(table, frame_area)
+    table_blobs = _card_sized(table_mask(colour_u8), frame_area)
     explained = False
     for level in CUE_ORDER + ((CLOTH_CUE,) if period else (BRIDGED_CUE,)):
         fit = partial(analyse, frame_area=frame_area)
         if level < len(EDGE_LEVELS):
             if explained:
                 continue
-            mask = _enclosed(edges(level))
+            blobs = _card_sized(_enclosed(edges(level)), frame_area)
         elif level == BRIDGED_CUE:
             if everything:
                 break  # bridging is for a card every other cue missed: it costs a pass on every frame
-            mask = _enclosed(edges(0), _BRIDGE)
+            blobs = _card_sized(_enclosed(edges(0), _BRIDGE), frame_area)
         elif level == CLOTH_CUE:
-            mask = cloth_mask(colour_u8, period, [q for c in everything if c.support >= MIN_SUPPORT for q in c.hypotheses[0]])
+            outlined = [q for c in everything if c.support >= MIN_SUPPORT for q in c.hypotheses[0]]
+            blobs = _card_sized(cloth_mask(colour_u8, period, outlined), frame_area)
             fit = partial(_cloth_cards, frame_area=frame_area, colour_u8=colour_u8, grad=grad, period=period)
         else:
-            mask = table
+            blobs = table_blobs  # found once: the early stop asks of them after every cue
         # An edge map's blob may hold a plank seam the card's outline runs into. Not on checks: the
         # cloth cue reads those cards, and a blob of checks cut at its spurs looks like a card.
         spurs = level < len(EDGE_LEVELS) and not period
-        found, others = _blobs(mask, frame_area, colour_u8, everything, fit, spurs)
+        found, others = _blobs(blobs, frame_area, colour_u8, everything, fit, spurs)
         everything += found
         if level == len(EDGE_LEVELS):
             strays += [b for b in others if _hand_like(b, colour_u8.shape[:2])]
