@@ -10,6 +10,10 @@ on one style can be measured on another it has never seen:
                         differs), set-up scrolls that differ only in their ten letters
     FLAT                vision.art.flat: flat colours inside white borders, block letters
     DUSK                vision.art.dusk: dark, low-contrast cards, silver line art, no light edge
+    GILDED              vision.art.gilded: full-bleed teal cards with gold filigree, the published
+                        deck's twin structure drawn anew by a separate hand (session 23), never tuned on
+    INKWASH             vision.art.inkwash: ink and watercolour scenes inside a thin paper margin, by
+                        another separate hand (session 23), never tuned on
 
     face = card_face("painted", "blue-C2", px_per_mm=4.0)   # BGR uint8, 63x88 mm, deterministic
     back = card_back("flat", BackKind.RED)
@@ -61,6 +65,16 @@ def _flat() -> ArtStyle:
     return ArtStyle("flat", flat.render_face, flat.render_back)
 
 
+def _gilded() -> ArtStyle:
+    from vision.art import gilded
+    return ArtStyle("gilded", gilded.render_face, gilded.render_back)
+
+
+def _inkwash() -> ArtStyle:
+    from vision.art import inkwash
+    return ArtStyle("inkwash", inkwash.render_face, inkwash.render_back)
+
+
 def _dusk() -> ArtStyle:
     from vision.art import dusk
     return ArtStyle("dusk", dusk.render_face, dusk.render_back)
@@ -72,6 +86,8 @@ _STYLES: dict[str, Callable[[], ArtStyle]] = {
     "painted": _painted,
     "flat": _flat,
     "dusk": _dusk,
+    "gilded": _gilded,
+    "inkwash": _inkwash,
 }
 STYLE_NAMES = tuple(_STYLES)
 
