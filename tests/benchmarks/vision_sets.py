@@ -7,7 +7,8 @@ The same (style, tops, seed) gives the same photos in the benchmark and in an ex
 
 The leave-one-style-out protocol: TUNING_STYLES on TUNING_TOPS with seeds in TUNING_SEEDS are
 for tuning the reader; HELD_OUT_STYLES on HELD_OUT_TOPS with HELD_OUT_SEED are only measured, and
-so are STRESS_STYLES (dark, low-contrast cards), reported apart from the headline.
+so are SEEN_STYLES (held out too, but their misses were looked at while the reader was designed)
+and STRESS_STYLES (dark, low-contrast cards), reported apart from the headline.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from vision.photo import ENROLL_CONDITIONS, Photo, PhotoConditions, Thing, take_
 from vision.tables import HELD_OUT_TOPS, TUNING_TOPS, TableTop
 
 TUNING_STYLES = ("standard", "woodcut")
-HELD_OUT_STYLES = ("painted", "flat")
+HELD_OUT_STYLES = ("gilded", "inkwash")  # drawn in session 23 by separate hands, never looked at while tuning: the headline
+SEEN_STYLES = ("painted", "flat")  # the headline until session 22: only measured, but 20 sessions looked at their misses
 STRESS_STYLES = ("dusk",)  # held out too, but harsher than issue 9 asks: measured apart from the headline
 TOP_GROUPS = {"tuning": TUNING_TOPS, "held-out": HELD_OUT_TOPS, "all": tuple(TableTop)}
 TUNING_SEEDS = range(100, 200)  # free to look at while tuning
