@@ -36,6 +36,9 @@ NOISE_FLOOR = 0.05  # per-pixel variance (in units of a layout's own, per pixel)
                     # at least (JPEG, resampling): the noise assumed when no card has two photos
 SHARPNESS_SLACK = 1.15  # a look may hold this much more detail than the card (photos of one card vary so much)
 RESOLUTION_STEP = 0.05  # canonical px per px: cards seen within this of one resolution share one look at the twins
+UNSEEN_LEAD = -1.0  # the lead either twin of a pair gets over the other when their photos never showed where they
+# differ (no pixel at REGION_T): the region kept is then the photos' noise, and a lead over it names a card at
+# random (a fresh style's blue #1/#2 twins were named wrong 20 times in 74 photos, confidence up to 1.0)
 MISALIGNED_GAP = 0.06  # correlation of two photos of one twin aligned onto the family's template (1 mm grey
 # layouts): in 21 enrolled families (painted, woodcut) all but 8 pairs lay within 0.051 of their family's
 # typical pair, those 8 lay 0.08-0.29 below (a painted blue-C2 photo enrolled by a skewed outline: 0.17)
@@ -126,6 +129,7 @@ class Regions:
     cards: int  # twins in the family
     pixels: np.ndarray  # glyph-layout indices of the kept pixels (those in some pair's region)
     shifted: np.ndarray  # (kept, shifts) indices into the edge-padded layout: each kept pixel at each shift
+    seen: np.ndarray  # (pairs,) bool: the photos showed where the pair differs (some pixel at REGION_T)
 
     @staticmethod
     def learn(photos: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> Regions:
@@ -135,22 +139,23 @@ class Regions:
         counts = np.array([(owner == c).sum() for c in cards], np.float64)
         noise = _photo_noise(photos, owner, cards, means)
         pairs = tuple((i, j) for i in range(len(cards)) for j in range(i + 1, len(cards)))
-        masks = np.stack([_region(means[i], means[j], noise * (1 / counts[i] + 1 / counts[j]))
-                          for i, j in pairs]) if pairs else np.zeros((0, photos.shape[1]), bool)
+        found = [_region(means[i], means[j], noise * (1 / counts[i] + 1 / counts[j])) for i, j in pairs]
+        masks = np.stack([m for m, _ in found]) if pairs else np.zeros((0, photos.shape[1]), bool)
+        seen = np.array([ok for _, ok in found], bool)
         pixels = np.flatnonzero(masks.any(axis=0)) if pairs else np.zeros(0, np.int64)
-        return Regions.over(_unit_rows(means), masks[:, pixels], pairs, pixels)
+        return Regions.over(_unit_rows(means), masks[:, pixels], pairs, pixels, seen)
 
     @staticmethod
     def over(glyphs: np.ndarray, masks: np.ndarray, pairs: tuple[tuple[int, int], ...],
-             pixels: np.ndarray) -> Regions:
+             pixels: np.ndarray, seen: np.ndarray) -> Regions:
         """Each pair's twins, rows of (cards, glyph) layouts, seen only inside its boolean mask
-        (over the kept pixels)."""
+        (over the kept pixels); seen: which pairs' photos showed where they differ."""
         kept = glyphs[:, pixels]
         shape = (len(pairs), len(pixels))
         a = np.array([_unit_in(kept[i], m) for (i, _), m in zip(pairs, masks, strict=True)]).reshape(shape)
         b = np.array([_unit_in(kept[j], m) for (_, j), m in zip(pairs, masks, strict=True)]).reshape(shape)
         return Regions(a.astype(np.float32), b.astype(np.float32), masks.astype(np.float32), masks.sum(axis=1),
-                       (a * b).sum(axis=1), pairs, len(glyphs), pixels, _shifted(pixels))
+                       (a * b).sum(axis=1), pairs, len(glyphs), pixels, _shifted(pixels), seen)
 
     def region(self, a: int, b: int) -> np.ndarray:
         """The boolean (h, w) glyph-layout image of where twins a and b (rows of the layouts) differ."""
@@ -160,7 +165,7 @@ class Regions:
 
     def with_layouts(self, glyphs: np.ndarray) -> Regions:
         """The same regions with each twin seen through other (cards, glyph) layouts (a coarser look)."""
-        return Regions.over(glyphs, self.mask > 0, self.pairs, self.pixels)
+        return Regions.over(glyphs, self.mask > 0, self.pairs, self.pixels, self.seen)
 
     def beats(self, glyph: np.ndarray) -> np.ndarray:
         """(cards, cards): how far a card's glyph layout lies toward twin a from twin b, over their region."""
@@ -173,8 +178,8 @@ class Regions:
         like_a, like_b = ((self.a @ seen) / norm).max(axis=1), ((self.b @ seen) / norm).max(axis=1)
         lead = (like_a - like_b) / np.maximum(1.0 - self.rho, 1e-6)
         rows, cols = np.array(self.pairs).T
-        out[rows, cols] = lead
-        out[cols, rows] = -lead
+        out[rows, cols] = np.where(self.seen, lead, UNSEEN_LEAD)
+        out[cols, rows] = np.where(self.seen, -lead, UNSEEN_LEAD)
         return out
 
 
@@ -201,10 +206,11 @@ def in_line(aligned: Sequence[np.ndarray], owner: np.ndarray, template: np.ndarr
     return keep
 
 
-def _region(a: np.ndarray, b: np.ndarray, error: np.ndarray) -> np.ndarray:
+def _region(a: np.ndarray, b: np.ndarray, error: np.ndarray) -> tuple[np.ndarray, bool]:
     """Pixels where two twins' mean glyph layouts differ by REGION_T standard errors (error: the
     variance of their difference from photo noise alone), pooled over REGION_POOL px, grown by
-    REGION_REACH px (the card is compared at shifts up to that); at least REGION_MIN_SHARE of them."""
+    REGION_REACH px (the card is compared at shifts up to that); at least REGION_MIN_SHARE of them.
+    And whether any pixel reached REGION_T: if none did, the region is the photos' noise."""
     shape = glyph_shape()
     z2 = ((a - b) ** 2 / error).reshape(shape).astype(np.float32)
     pooled = np.sqrt(cv2.blur(z2, (REGION_POOL, REGION_POOL))).ravel()
@@ -212,7 +218,7 @@ def _region(a: np.ndarray, b: np.ndarray, error: np.ndarray) -> np.ndarray:
     mask = (pooled > REGION_T) | (pooled >= np.partition(pooled, -keep)[-keep])
     reach = 2 * REGION_REACH + 1
     grown = cv2.dilate(mask.reshape(shape).astype(np.uint8), np.ones((reach, reach), np.uint8))
-    return grown.ravel().astype(bool)
+    return grown.ravel().astype(bool), bool((pooled > REGION_T).any())
 
 
 def _shifted(pixels: np.ndarray) -> np.ndarray:

@@ -22,7 +22,7 @@ from vision.features import (
 from vision.optics import Optics
 from vision.photo import PhotoConditions, Thing, take_photo
 from vision.reader import CardReader
-from vision.twins import Family, Regions
+from vision.twins import UNSEEN_LEAD, Family, Regions
 
 BLUES = tuple(f"blue-{letter}{n}" for letter in "ABCDE" for n in (1, 2))
 QUERIES = PhotoConditions(card_height=(0.25, 0.40), tilt_deg=(0.0, 10.0), tops=TOPS)
@@ -84,6 +84,26 @@ def test_regions_of_identical_layouts_score_a_photo_halfway() -> None:
     assert regions.beats(a)[0, 1] == pytest.approx(1.0, abs=1e-3)
     assert regions.beats(b)[1, 0] == pytest.approx(1.0, abs=1e-3)
     assert abs(regions.beats((a + b) / 2)[0, 1]) < 0.05
+
+
+@pytest.mark.parametrize(("difference", "seen"), [(0.0, False), (0.02, False), (3.0, True)])
+def test_twins_whose_photos_never_showed_where_they_differ_lead_neither(difference: float, seen: bool) -> None:
+    """Two photos per twin, each with its own noise: a pair whose means differ no more than photos of one card
+    do has no region, only noise, and neither twin is named over the other there; a clear patch is a region."""
+    rng = np.random.default_rng(7)
+    h, w = glyph_shape()
+    common = rng.normal(size=(h, w))
+    twin_b = common.copy()
+    twin_b[20:30, 40:60] += difference * rng.normal(size=(10, 20))  # a digit box of 5 x 10 mm
+    photos = [(t + 0.3 * rng.normal(size=(h, w))).ravel() for t in (common, common, twin_b, twin_b)]
+    photos = [(p / np.linalg.norm(p)).astype(np.float32) for p in photos]
+    regions = Regions.learn(np.stack(photos), np.array([0, 0, 1, 1]), np.array([0, 1]))
+    assert bool(regions.seen[0]) is seen
+    beats = regions.beats(photos[0])
+    if seen:
+        assert beats[0, 1] > 0.5 and beats[1, 0] < -0.5
+    else:
+        assert beats[0, 1] == beats[1, 0] == UNSEEN_LEAD
 
 
 def _shrunk(corners: np.ndarray, share: float) -> np.ndarray:
