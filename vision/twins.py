@@ -37,8 +37,8 @@ NOISE_FLOOR = 0.05  # per-pixel variance (in units of a layout's own, per pixel)
 SHARPNESS_SLACK = 1.15  # a look may hold this much more detail than the card (photos of one card vary so much)
 RESOLUTION_STEP = 0.05  # canonical px per px: cards seen within this of one resolution share one look at the twins
 UNSEEN_LEAD = -1.0  # the lead either twin of a pair gets over the other when their photos never showed where they
-# differ (no pixel at REGION_T): the region kept is then the photos' noise, and a lead over it names a card at
-# random (a fresh style's blue #1/#2 twins were named wrong 20 times in 74 photos, confidence up to 1.0)
+# differ (no pixel at REGION_T): the region kept is then the photos' noise, and a lead over it is a guess (a large,
+# sharp gilded blue-D1 was named blue-D2 with confidence 1.0 on its true outline)
 MISALIGNED_GAP = 0.06  # correlation of two photos of one twin aligned onto the family's template (1 mm grey
 # layouts): in 21 enrolled families (painted, woodcut) all but 8 pairs lay within 0.051 of their family's
 # typical pair, those 8 lay 0.08-0.29 below (a painted blue-C2 photo enrolled by a skewed outline: 0.17)
@@ -215,10 +215,11 @@ def _region(a: np.ndarray, b: np.ndarray, error: np.ndarray) -> tuple[np.ndarray
     z2 = ((a - b) ** 2 / error).reshape(shape).astype(np.float32)
     pooled = np.sqrt(cv2.blur(z2, (REGION_POOL, REGION_POOL))).ravel()
     keep = max(1, int(REGION_MIN_SHARE * pooled.size))
-    mask = (pooled > REGION_T) | (pooled >= np.partition(pooled, -keep)[-keep])
+    significant = pooled > REGION_T
+    mask = significant | (pooled >= np.partition(pooled, -keep)[-keep])
     reach = 2 * REGION_REACH + 1
     grown = cv2.dilate(mask.reshape(shape).astype(np.uint8), np.ones((reach, reach), np.uint8))
-    return grown.ravel().astype(bool), bool((pooled > REGION_T).any())
+    return grown.ravel().astype(bool), bool(significant.any())
 
 
 def _shifted(pixels: np.ndarray) -> np.ndarray:
