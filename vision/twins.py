@@ -30,7 +30,8 @@ from vision.features import (
 REGION_T = 2.5  # a pixel where two twins' mean photos differ by this many standard errors (root mean
                 # square over REGION_POOL px) sets them apart: photo noise alone pools to about 1
 REGION_POOL = 5  # px (2.5 mm): a glyph's stroke difference is this wide; a lone noisy pixel is not
-REGION_MIN_SHARE = 0.01  # the distinguishing region keeps at least this share of the card's pixels (a digit is ~1%)
+REGION_MIN_SHARE = 0.01  # a pair whose photos never showed where they differ keeps this share of the card's
+# pixels where they differ most (a digit is ~1%): a region to see them by at all, though it leads neither (UNSEEN_LEAD)
 REGION_REACH = 3  # px (1.5 mm): how far a card's glyphs may lie off the family template after alignment
 NOISE_FLOOR = 0.05  # per-pixel variance (in units of a layout's own, per pixel) two photos of one card differ by
                     # at least (JPEG, resampling): the noise assumed when no card has two photos
@@ -39,6 +40,12 @@ RESOLUTION_STEP = 0.05  # canonical px per px: cards seen within this of one res
 UNSEEN_LEAD = -1.0  # the lead either twin of a pair gets over the other when their photos never showed where they
 # differ (no pixel at REGION_T): the region kept is then the photos' noise, and a lead over it is a guess (a large,
 # sharp gilded blue-D1 was named blue-D2 with confidence 1.0 on its true outline)
+VARY_T = 1.5  # a pixel where a family's card means vary this many times (root, pooled over REGION_POOL px) what
+# photo noise alone would make them vary lies on one of its marks (letters, a digit, a pictogram): noise alone gives
+# about 1, so connected such pixels are the marks the twins are told apart by
+MARK_T = 1.5  # mean squared standard error over a mark by which two twins' means differ for the mark to set them
+# apart: noise alone gives about 1 (one glyph of two photos per card gives 0.2-1.1); a digit's 50 px pooled this way
+# shows where a 5 px pooled test alone does not (gilded blue #1/#2: digit 2-13, the best 5 px pool 1.8-4.8)
 MISALIGNED_GAP = 0.06  # correlation of two photos of one twin aligned onto the family's template (1 mm grey
 # layouts): in 21 enrolled families (painted, woodcut) all but 8 pairs lay within 0.051 of their family's
 # typical pair, those 8 lay 0.08-0.29 below (a painted blue-C2 photo enrolled by a skewed outline: 0.17)
@@ -113,7 +120,9 @@ class Regions:
     compared over the region alone, only the digit counts. The region is learnt at the card's own
     pixels (features.glyph_vector; a 1 mm grid blurs a 5 mm digit inside a disc into a blob): the
     pixels where the twins' mean photos differ by REGION_T standard errors, the error being how
-    much photos of one card differ there (pooled over the family's cards). Only the pixels some
+    much photos of one card differ there (pooled over the family's cards); failing that, the
+    family's marks (where its cards vary: letters, digits) over which the twins differ by MARK_T
+    on average, for a 2 mm digit is too small to stand out at any one pixel. Only the pixels some
     pair's region holds are kept (`pixels`), so a card is compared over a few thousand at most.
 
     A card is compared with each twin over the region at the shift (up to REGION_REACH px) where
@@ -138,8 +147,9 @@ class Regions:
         means = _card_means(photos, owner, cards)
         counts = np.array([(owner == c).sum() for c in cards], np.float64)
         noise = _photo_noise(photos, owner, cards, means)
+        marks = _marks(means, noise * np.mean(1 / counts))
         pairs = tuple((i, j) for i in range(len(cards)) for j in range(i + 1, len(cards)))
-        found = [_region(means[i], means[j], noise * (1 / counts[i] + 1 / counts[j])) for i, j in pairs]
+        found = [_region(means[i], means[j], noise * (1 / counts[i] + 1 / counts[j]), marks) for i, j in pairs]
         masks = np.stack([m for m, _ in found]) if pairs else np.zeros((0, photos.shape[1]), bool)
         seen = np.array([ok for _, ok in found], bool)
         pixels = np.flatnonzero(masks.any(axis=0)) if pairs else np.zeros(0, np.int64)
@@ -206,20 +216,39 @@ def in_line(aligned: Sequence[np.ndarray], owner: np.ndarray, template: np.ndarr
     return keep
 
 
-def _region(a: np.ndarray, b: np.ndarray, error: np.ndarray) -> tuple[np.ndarray, bool]:
+def _marks(means: np.ndarray, error: np.ndarray) -> np.ndarray:
+    """Each glyph pixel's mark (1, 2, ...; 0 off every mark): the connected pixels where the family's
+    card means vary VARY_T times what photo noise alone would make them (error: the variance of one
+    card's mean from noise). Letters, digits and pictograms are marks; a family of two has none (one
+    pair's difference is all there is to test)."""
+    if len(means) < 3:
+        return np.zeros(means.shape[1], np.int32)
+    vary = (means.var(axis=0, ddof=1) / error).reshape(glyph_shape()).astype(np.float32)
+    on = np.sqrt(cv2.blur(vary, (REGION_POOL, REGION_POOL))) > VARY_T
+    return cv2.connectedComponents(on.astype(np.uint8))[1].ravel()
+
+
+def _region(a: np.ndarray, b: np.ndarray, error: np.ndarray, marks: np.ndarray) -> tuple[np.ndarray, bool]:
     """Pixels where two twins' mean glyph layouts differ by REGION_T standard errors (error: the
-    variance of their difference from photo noise alone), pooled over REGION_POOL px, grown by
-    REGION_REACH px (the card is compared at shifts up to that); at least REGION_MIN_SHARE of them.
-    And whether any pixel reached REGION_T: if none did, the region is the photos' noise."""
+    variance of their difference from photo noise alone), pooled over REGION_POOL px; if none do,
+    the family's marks (_marks) over which they differ by MARK_T on average (a small digit the 5 px
+    pool misses). Grown by REGION_REACH px (the card is compared at shifts up to that). And whether
+    either test found anything: if not, the region is the REGION_MIN_SHARE of pixels that differ
+    most, the photos' noise."""
     shape = glyph_shape()
-    z2 = ((a - b) ** 2 / error).reshape(shape).astype(np.float32)
-    pooled = np.sqrt(cv2.blur(z2, (REGION_POOL, REGION_POOL))).ravel()
-    keep = max(1, int(REGION_MIN_SHARE * pooled.size))
-    significant = pooled > REGION_T
-    mask = significant | (pooled >= np.partition(pooled, -keep)[-keep])
+    z2 = ((a - b) ** 2 / error).astype(np.float32)
+    pooled = np.sqrt(cv2.blur(z2.reshape(shape), (REGION_POOL, REGION_POOL))).ravel()
+    mask = pooled > REGION_T
+    if not mask.any() and marks.any():
+        per_mark = np.bincount(marks, weights=z2) / np.bincount(marks)
+        mask = (per_mark > MARK_T)[marks] & (marks > 0)
+    seen = bool(mask.any())
+    if not seen:
+        keep = max(1, int(REGION_MIN_SHARE * pooled.size))
+        mask = pooled >= np.partition(pooled, -keep)[-keep]
     reach = 2 * REGION_REACH + 1
     grown = cv2.dilate(mask.reshape(shape).astype(np.uint8), np.ones((reach, reach), np.uint8))
-    return grown.ravel().astype(bool), bool(significant.any())
+    return grown.ravel().astype(bool), seen
 
 
 def _shifted(pixels: np.ndarray) -> np.ndarray:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import TOPS, clear_deck
+from vision import twins as twins_module
 from vision.art import card_face
 from vision.cards import SETUP_CARDS
 from vision.deck import Deck
@@ -22,7 +23,7 @@ from vision.features import (
 from vision.optics import Optics
 from vision.photo import PhotoConditions, Thing, take_photo
 from vision.reader import CardReader
-from vision.twins import UNSEEN_LEAD, Family, Regions
+from vision.twins import REGION_REACH, UNSEEN_LEAD, Family, Regions
 
 BLUES = tuple(f"blue-{letter}{n}" for letter in "ABCDE" for n in (1, 2))
 QUERIES = PhotoConditions(card_height=(0.25, 0.40), tilt_deg=(0.0, 10.0), tops=TOPS)
@@ -106,6 +107,36 @@ def test_twins_whose_photos_never_showed_where_they_differ_lead_neither(differen
         assert beats[0, 1] == beats[1, 0] == UNSEEN_LEAD
 
 
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_a_digit_too_faint_at_any_pixel_sets_twins_apart_over_the_familys_mark(seed: int) -> None:
+    """Eight twins, two photos each, differ only in a faint 3 x 7 mm digit box: no 2.5 mm patch of it
+    stands out from the photos' noise, but over the box, where the family varies, every pair differs;
+    so the pair is seen there, and a fresh photo of one twin leads the other."""
+    rng = np.random.default_rng(seed)
+    h, w = glyph_shape()
+    common, noise = rng.normal(size=(h, w)), 0.45
+    digits = rng.choice([-noise, noise], size=(8, 6, 14))  # each twin's own faint digit
+    twins = [common.copy() for _ in digits]
+    for twin, digit in zip(twins, digits, strict=True):
+        twin[12:18, 80:94] += digit
+
+    def photo(twin: np.ndarray) -> np.ndarray:
+        p = (twin + noise * rng.normal(size=(h, w))).ravel()
+        return ((p - p.mean()) / np.linalg.norm(p - p.mean())).astype(np.float32)
+
+    photos = np.stack([photo(t) for t in twins for _ in range(2)])
+    owner = np.repeat(np.arange(8), 2)
+    means = photos.reshape(8, 2, -1).mean(axis=1)
+    error = twins_module._photo_noise(photos, owner, np.arange(8), means)
+    assert not twins_module._region(means[0], means[1], error, np.zeros(h * w, np.int32))[1]  # no patch alone
+    regions = Regions.learn(photos, owner, np.arange(8))
+    assert bool(regions.seen[0])
+    box = np.zeros((h, w), bool)
+    box[12 - REGION_REACH:18 + REGION_REACH, 80 - REGION_REACH:94 + REGION_REACH] = True
+    assert (regions.region(0, 1) & ~box).sum() <= 0.2 * regions.region(0, 1).sum()
+    assert regions.beats(photo(twins[0]))[0, 1] > 0
+
+
 def _shrunk(corners: np.ndarray, share: float) -> np.ndarray:
     """An outline this share of the card's size about its centre (a light border lost on a light table)."""
     centre = corners.mean(axis=0)
@@ -171,8 +202,7 @@ def test_a_blurred_twin_is_compared_with_its_twins_as_blurred(painted_blues: Dec
 
 @pytest.mark.parametrize(("defocus", "motion"), [
     ((0.8, 1.2), 0.3),
-    pytest.param((1.2, 1.6), 0.5, marks=pytest.mark.xfail(
-        strict=True, reason="known limit: the blurriest photos of a blue card may take its #1/#2 twin's name")),
+    ((1.2, 1.6), 0.5),  # a known limit until the twins' marks (session 24): the #1/#2 twin's name was taken
 ])
 def test_blurred_photos_of_twins_are_named_right_or_refused(painted_blues: Deck, defocus, motion) -> None:
     """Out of focus or streaked by motion, a painted blue card is named, and never as its #1/#2 twin."""
