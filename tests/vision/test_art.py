@@ -15,7 +15,7 @@ from vision.cards import BLUE_CARDS, CARD_IDS, RED_CARDS, SETUP_CARDS, TERRAINS
 from vision.render import CARD_H_MM, CARD_W_MM, STANDARD, render_card
 
 PPM = 3.0  # px per mm: small and fast, but every card still differs
-NEW_STYLES = ("painted", "flat", "dusk", "gilded", "inkwash")
+NEW_STYLES = ("painted", "flat", "dusk", "gilded", "inkwash", "lacquer", "chalk")
 
 
 @pytest.fixture(scope="module", params=NEW_STYLES)

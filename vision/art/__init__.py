@@ -14,6 +14,11 @@ on one style can be measured on another it has never seen:
                         deck's twin structure drawn anew by a separate hand (session 23), never tuned on
     INKWASH             vision.art.inkwash: ink and watercolour scenes inside a thin paper margin, by
                         another separate hand (session 23), never tuned on
+    LACQUER             vision.art.lacquer: full-bleed red, navy and vermilion lacquer with gold vine
+                        work and a gold lantern, the published deck's twin structure, drawn in
+                        session 24 by a separate hand, never tuned on
+    CHALK               vision.art.chalk: grainy chalk and pastel on dark slate, a rough chalk line
+                        2 mm in, no white border; drawn in session 24 by a separate hand, never tuned on
 
     face = card_face("painted", "blue-C2", px_per_mm=4.0)   # BGR uint8, 63x88 mm, deterministic
     back = card_back("flat", BackKind.RED)
@@ -75,6 +80,16 @@ def _inkwash() -> ArtStyle:
     return ArtStyle("inkwash", inkwash.render_face, inkwash.render_back)
 
 
+def _lacquer() -> ArtStyle:
+    from vision.art import lacquer
+    return ArtStyle("lacquer", lacquer.render_face, lacquer.render_back)
+
+
+def _chalk() -> ArtStyle:
+    from vision.art import chalk
+    return ArtStyle("chalk", chalk.render_face, chalk.render_back)
+
+
 def _dusk() -> ArtStyle:
     from vision.art import dusk
     return ArtStyle("dusk", dusk.render_face, dusk.render_back)
@@ -88,6 +103,8 @@ _STYLES: dict[str, Callable[[], ArtStyle]] = {
     "dusk": _dusk,
     "gilded": _gilded,
     "inkwash": _inkwash,
+    "lacquer": _lacquer,
+    "chalk": _chalk,
 }
 STYLE_NAMES = tuple(_STYLES)
 
