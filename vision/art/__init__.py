@@ -33,7 +33,8 @@ from functools import cache
 
 import numpy as np
 
-from vision.cards import CARD_IDS
+from vision.cards import CARD_IDS, CardKind, blue_points
+from vision.cards import card_face as card_face_of
 from vision.render import STANDARD, WOODCUT, render_back, render_card
 
 
@@ -52,6 +53,22 @@ class ArtStyle:
     name: str
     face: Callable[[str, float], np.ndarray]
     back: Callable[[BackKind, float], np.ndarray]
+
+
+def face_by_kind(card: str, px_per_mm: float, terrain: Callable, blue: Callable, red: Callable,
+                 setup: Callable) -> np.ndarray:
+    """A card face drawn by its style's painter for its kind: terrain(terrain, ppm), blue(letter, number,
+    points, ppm), red(sight, ppm), setup(letters, ppm); ValueError for an unknown card."""
+    face = card_face_of(card)
+    if face is None:
+        raise ValueError(f"unknown card ID {card!r}")
+    if face.kind is CardKind.TERRAIN:
+        return terrain(face.terrain, px_per_mm)
+    if face.kind is CardKind.BLUE:
+        return blue(face.letter, face.number, blue_points(card), px_per_mm)
+    if face.kind is CardKind.RED:
+        return red(face.sight, px_per_mm)
+    return setup(face.letters, px_per_mm)
 
 
 def _builtin(style) -> ArtStyle:

@@ -20,10 +20,10 @@ import math
 import cv2
 import numpy as np
 
-from vision.art import BackKind
+from vision.art import BackKind, face_by_kind
 from vision.art.chalk_board import WHITE, Board, crc
 from vision.art.chalk_marks import BARK, BLUE, LANDSCAPES, ORANGE, PINK, RED, SAND, SKY, key, sight
-from vision.cards import RED_POINTS, CardKind, blue_points, card_face
+from vision.cards import RED_POINTS
 from vision.render import CARD_H_MM, CARD_W_MM
 
 SLATE = (46, 47, 49)
@@ -113,16 +113,7 @@ def _setup(letters: str, ppm: float) -> np.ndarray:
 
 def render_face(card: str, px_per_mm: float) -> np.ndarray:
     """One card face in the chalk style, BGR uint8, portrait 63x88 mm; ValueError if unknown."""
-    face = card_face(card)
-    if face is None:
-        raise ValueError(f"unknown card ID {card!r}")
-    if face.kind is CardKind.TERRAIN:
-        return _terrain(face.terrain, px_per_mm)
-    if face.kind is CardKind.BLUE:
-        return _blue(face.letter, face.number, blue_points(card), px_per_mm)
-    if face.kind is CardKind.RED:
-        return _red(face.sight, px_per_mm)
-    return _setup(face.letters, px_per_mm)
+    return face_by_kind(card, px_per_mm, _terrain, _blue, _red, _setup)
 
 
 def _terrain_back(ppm: float) -> np.ndarray:
