@@ -156,7 +156,7 @@ class Deck:
             flips, asymmetry = _common_way_up(np.stack([descs[j].asymmetry() for j in members]))
             images = [self.images[j][::-1, ::-1] if f else self.images[j] for j, f in zip(members, flips, strict=True)]
             template = np.mean([align_image(im) for im in images], axis=0).astype(np.float32)
-            images = [align_to(im, template, REFERENCE_ALIGN_CRITERIA, cv2.MOTION_HOMOGRAPHY) for im in images]  # outlines are never exact
+            images = [align_to(im, template, REFERENCE_ALIGN_CRITERIA, cv2.MOTION_HOMOGRAPHY, coarse=True) for im in images]  # outlines are never exact
             template = np.mean([align_image(im) for im in images], axis=0).astype(np.float32)
             family = Family.learn(np.array(members), template, asymmetry, self._ref_card[members], images)
             for j, f in zip(members, flips, strict=True):

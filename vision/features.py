@@ -34,6 +34,9 @@ SHARPNESS_EPS = 1.0  # grey levels added to a card's spread: a blank card has no
 ALIGN_SIZE = (63, 88)  # (w, h) px: 1 px per mm is enough to lock onto a card's layout
 ALIGN_CRITERIA = (3, 10, 1e-3)  # ECC stops after 10 steps or when a step moves < 1e-3 (COUNT|EPS)
 REFERENCE_ALIGN_CRITERIA = (3, 60, 1e-4)  # a deck's references are aligned once per deck: worth converging fully
+COARSE_ALIGN_BLUR = 5  # px (5 mm at ALIGN_SIZE): an enrolled photo taken by an outline a few mm off (the
+# inner gold line, a strip of table) converges when fine detail is blurred away first; at 1 px a third of a
+# watercolour deck's twin photos stayed off and were dropped (inkwash blue and set-up read wrong 17 -> 14 of 170)
 CHROMA_EPS = 30.0  # grey levels added to the intensity so dark, noisy cells carry little colour
 
 
@@ -184,12 +187,18 @@ def align_image(card: np.ndarray) -> np.ndarray:
 
 
 def align_to(card: np.ndarray, template: np.ndarray, criteria: tuple = ALIGN_CRITERIA,
-             motion: int = cv2.MOTION_AFFINE) -> np.ndarray:
+             motion: int = cv2.MOTION_AFFINE, coarse: bool = False) -> np.ndarray:
     """Warp a canonical card image (ECC, affine or homography) so it lies exactly over a template;
-    as is if ECC fails."""
-    warp = np.eye(3 if motion == cv2.MOTION_HOMOGRAPHY else 2, 3, dtype=np.float32)
+    as is if ECC fails. coarse: settle first on both blurred by COARSE_ALIGN_BLUR (a wider basin)."""
+    identity = np.eye(3 if motion == cv2.MOTION_HOMOGRAPHY else 2, 3, dtype=np.float32)
+    grey, warp = align_image(card), identity
+    if coarse:
+        try:
+            _, warp = cv2.findTransformECC(template, grey, identity.copy(), motion, criteria, None, COARSE_ALIGN_BLUR)
+        except cv2.error:  # no coarse fit: the fine pass starts from the outline's own warp
+            warp = identity
     try:
-        _, warp = cv2.findTransformECC(template, align_image(card), warp, motion, criteria, None, 1)
+        _, warp = cv2.findTransformECC(template, grey, warp, motion, criteria, None, 1)
     except cv2.error:  # did not converge: keep the outline's own warp
         return card
     scale = CANON_W / ALIGN_SIZE[0]
