@@ -186,6 +186,14 @@ def align_image(card: np.ndarray) -> np.ndarray:
     return cv2.resize(grey, ALIGN_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
+def inner_part(grey: np.ndarray) -> np.ndarray:
+    """An align_image (or a template) without INNER_MARGIN of each side: the area twins are compared
+    over, free of the rim an outline taken a little inside or outside the card shows or cuts off."""
+    h, w = grey.shape[:2]
+    my, mx = round(h * INNER_MARGIN), round(w * INNER_MARGIN)
+    return grey[my:h - my, mx:w - mx]
+
+
 def align_to(card: np.ndarray, template: np.ndarray, criteria: tuple = ALIGN_CRITERIA,
              motion: int = cv2.MOTION_AFFINE, coarse: bool = False) -> np.ndarray:
     """Warp a canonical card image (ECC, affine or homography) so it lies exactly over a template;
