@@ -18,11 +18,14 @@ from vision.features import (
     at_resolution,
     fine_vector,
     glyph_shape,
+    order_corners,
+    resolution,
     sharpness,
+    warp_card,
 )
 from vision.optics import Optics
 from vision.photo import PhotoConditions, Thing, take_photo
-from vision.reader import CardReader
+from vision.reader import STEADY_NUDGE, CardReader, nudged
 from vision.twins import REGION_REACH, UNSEEN_LEAD, Family, Regions
 
 BLUES = tuple(f"blue-{letter}{n}" for letter in "ABCDE" for n in (1, 2))
@@ -262,3 +265,35 @@ def test_large_painted_blue_twins_are_named_by_their_digit_and_badge(painted_blu
     large = PhotoConditions(card_height=(0.30, 0.45), tilt_deg=(0.0, 10.0), tops=TOPS)
     named = _read_photos(CardReader(painted_blues), "painted", BLUES, 900, 20, large)
     assert [(t, n) for t, n in named if n != t] == []
+
+
+def test_nudged_outlines_lie_a_fraction_of_a_millimetre_around_the_card() -> None:
+    """The outlines a twin call is tested on: grown, shrunk and moved along each side by about
+    STEADY_NUDGE of the card's height, every corner within twice that of its own."""
+    quad = np.array([[100, 50], [226, 52], [224, 228], [98, 226]], np.float32)
+    height = float(np.linalg.norm(quad[3] - quad[0]))
+    moved = [np.linalg.norm(q - quad, axis=1) for q in nudged(quad)]
+    assert len(moved) == 4
+    assert all(0.5 * STEADY_NUDGE * height < m.max() <= 2.5 * STEADY_NUDGE * height for m in moved)
+    assert len({tuple(np.round(q, 3).ravel()) for q in nudged(quad)}) == 4
+
+
+@pytest.fixture(scope="module")
+def gilded_blues() -> Deck:
+    """The ten gilded blue cards: one compass rose, told apart by a letter pair, a 2 mm digit and a badge."""
+    return clear_deck("gilded", BLUES)
+
+
+@pytest.mark.parametrize("seed", [7, 16, 19, 39, 44])
+def test_a_twin_call_a_nudged_outline_turns_is_refused(gilded_blues: Deck, seed: int) -> None:
+    """Gilded blue cards, whose twins differ in a 2 mm digit: on these photos the reader's best match
+    is the card's twin (or another blue card) with a lead short of clear, and an outline nudged a
+    fraction of a millimetre names yet another: such a call is a guess, so it is refused."""
+    reader = CardReader(gilded_blues)
+    card = BLUES[seed % len(BLUES)]
+    photo = take_photo([Thing(card_face("gilded", card), card, card)], np.random.default_rng(700 + seed), QUERIES)
+    quad = order_corners(photo.seen[0].corners)
+    best = reader.deck.match(warp_card(photo.image, quad), resolution=resolution(quad))
+    assert best.card != card and best.fine_margin is not None  # what a reader without the nudge named
+    assert {reader.deck.match(warp_card(photo.image, q), resolution=resolution(q)).card for q in nudged(quad)} != {best.card}
+    assert reader.read_quad(photo.image, quad).card is None
