@@ -35,8 +35,8 @@ ALIGN_SIZE = (63, 88)  # (w, h) px: 1 px per mm is enough to lock onto a card's 
 ALIGN_CRITERIA = (3, 10, 1e-3)  # ECC stops after 10 steps or when a step moves < 1e-3 (COUNT|EPS)
 REFERENCE_ALIGN_CRITERIA = (3, 60, 1e-4)  # a deck's references are aligned once per deck: worth converging fully
 COARSE_ALIGN_BLUR = 5  # px (5 mm at ALIGN_SIZE): an enrolled photo taken by an outline a few mm off (the
-# inner gold line, a strip of table) converges when fine detail is blurred away first; at 1 px a third of a
-# watercolour deck's twin photos stayed off and were dropped (inkwash blue and set-up read wrong 17 -> 14 of 170)
+# inner gold line, a strip of table) aligns closer when fine detail is blurred away first (300 inkwash photos: blue
+# and set-up read wrong 17 -> 14 of 170, right 115 -> 126); the photos twins.in_line drops stayed the same
 CHROMA_EPS = 30.0  # grey levels added to the intensity so dark, noisy cells carry little colour
 
 
