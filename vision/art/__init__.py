@@ -26,10 +26,11 @@ on one style can be measured on another it has never seen:
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 
@@ -77,51 +78,16 @@ def _builtin(style) -> ArtStyle:
                     lambda kind, ppm: render_back(style, ppm))
 
 
-def _painted() -> ArtStyle:
-    from vision.art import painted
-    return ArtStyle("painted", painted.render_face, painted.render_back)
-
-
-def _flat() -> ArtStyle:
-    from vision.art import flat
-    return ArtStyle("flat", flat.render_face, flat.render_back)
-
-
-def _gilded() -> ArtStyle:
-    from vision.art import gilded
-    return ArtStyle("gilded", gilded.render_face, gilded.render_back)
-
-
-def _inkwash() -> ArtStyle:
-    from vision.art import inkwash
-    return ArtStyle("inkwash", inkwash.render_face, inkwash.render_back)
-
-
-def _lacquer() -> ArtStyle:
-    from vision.art import lacquer
-    return ArtStyle("lacquer", lacquer.render_face, lacquer.render_back)
-
-
-def _chalk() -> ArtStyle:
-    from vision.art import chalk
-    return ArtStyle("chalk", chalk.render_face, chalk.render_back)
-
-
-def _dusk() -> ArtStyle:
-    from vision.art import dusk
-    return ArtStyle("dusk", dusk.render_face, dusk.render_back)
+def _own_module(name: str) -> ArtStyle:
+    """A style drawn by its own module, vision.art.<name> (render_face, render_back), imported on first use."""
+    module = importlib.import_module(f"vision.art.{name}")
+    return ArtStyle(name, module.render_face, module.render_back)
 
 
 _STYLES: dict[str, Callable[[], ArtStyle]] = {
     "standard": lambda: _builtin(STANDARD),
     "woodcut": lambda: _builtin(WOODCUT),
-    "painted": _painted,
-    "flat": _flat,
-    "dusk": _dusk,
-    "gilded": _gilded,
-    "inkwash": _inkwash,
-    "lacquer": _lacquer,
-    "chalk": _chalk,
+    **{name: partial(_own_module, name) for name in ("painted", "flat", "dusk", "gilded", "inkwash", "lacquer", "chalk")},
 }
 STYLE_NAMES = tuple(_STYLES)
 
