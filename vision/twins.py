@@ -39,7 +39,7 @@ NOISE_FLOOR = 0.05  # per-pixel variance (in units of a layout's own, per pixel)
 SHARPNESS_SLACK = 1.15  # a look may hold this much more detail than the card (photos of one card vary so much)
 RESOLUTION_STEP = 0.05  # canonical px per px: cards seen within this of one resolution share one look at the twins
 UNSEEN_LEAD = -1.0  # the lead either twin of a pair gets over the other when their photos never showed where they
-# differ (no pixel at REGION_T): the region kept is then the photos' noise, and a lead over it is a guess (a large,
+# differ (no pixel at REGION_T, no mark at MARK_T): the region kept is the photos' noise, a lead over it a guess (a large,
 # sharp gilded blue-D1 was named blue-D2 with confidence 1.0 on its true outline)
 VARY_T = 1.5  # a pixel where a family's card means vary this many times (root, pooled over REGION_POOL px) what
 # photo noise alone would make them vary lies on one of its marks (letters, a digit, a pictogram): noise alone gives
@@ -139,7 +139,7 @@ class Regions:
     cards: int  # twins in the family
     pixels: np.ndarray  # glyph-layout indices of the kept pixels (those in some pair's region)
     shifted: np.ndarray  # (kept, shifts) indices into the edge-padded layout: each kept pixel at each shift
-    seen: np.ndarray  # (pairs,) bool: the photos showed where the pair differs (some pixel at REGION_T)
+    seen: np.ndarray  # (pairs,) bool: the photos showed where the pair differs (a pixel at REGION_T, or a mark at MARK_T)
 
     @staticmethod
     def learn(photos: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> Regions:
