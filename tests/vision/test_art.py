@@ -3,6 +3,7 @@ published deck's twins differ, painted cards run to the edge and flat ones keep 
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import cv2
@@ -15,7 +16,7 @@ from vision.cards import BLUE_CARDS, CARD_IDS, RED_CARDS, SETUP_CARDS, TERRAINS
 from vision.render import CARD_H_MM, CARD_W_MM, STANDARD, render_card
 
 PPM = 3.0  # px per mm: small and fast, but every card still differs
-NEW_STYLES = ("painted", "flat", "dusk", "gilded", "inkwash", "lacquer", "chalk")
+NEW_STYLES = ("painted", "flat", "dusk", "gilded", "inkwash", "lacquer", "chalk", "mosaic", "riso")
 
 
 @pytest.fixture(scope="module", params=NEW_STYLES)
@@ -148,3 +149,56 @@ def test_dusk_terrain_cards_differ_only_in_their_medallion() -> None:
             if a < b:
                 diff = _differ(faces[a], faces[b])
                 assert diff.sum() > 50 and not (diff & ~inside).any(), (a, b)
+
+
+def _ring(cx: float, cy: float, r: float, half_width: float) -> np.ndarray:
+    ys, xs = np.mgrid[0:round(CARD_H_MM * PPM), 0:round(CARD_W_MM * PPM)]
+    return np.abs(np.hypot((xs + 0.5) / PPM - cx, (ys + 0.5) / PPM - cy) - r) <= half_width
+
+
+def test_mosaic_terrain_cards_differ_only_inside_the_emblem() -> None:
+    """Mosaic terrain twins share the frame: every differing pixel lies in the set-in emblem."""
+    from vision.art import mosaic
+
+    cx, cy, r = mosaic.EMBLEM
+    inside = _ring(cx, cy, 0, r + 0.5)
+    assert inside.mean() < 0.2
+    faces = {t: card_face("mosaic", t, PPM) for t in TERRAINS}
+    for a in TERRAINS:
+        for b in TERRAINS:
+            if a < b:
+                diff = _differ(faces[a], faces[b])
+                assert diff.sum() > 100 and not (diff & ~inside).any(), (a, b)
+
+
+@pytest.mark.parametrize("style", ("mosaic", "riso"))
+def test_session_25_bonus_and_setup_twins_differ_only_where_the_deck_does(style: str) -> None:
+    """Within a colour, blue and red cards differ only in the top band; set-up cards only in their
+    ring of letters."""
+    module = importlib.import_module(f"vision.art.{style}")
+    x0, y0, x1, y1 = module.BAND
+    band = _region([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], 0.7)
+    assert band.mean() < 0.2
+    for cards in (BLUE_CARDS, RED_CARDS):
+        faces = [card_face(style, c, PPM) for c in cards]
+        for f in faces[1:]:
+            diff = _differ(faces[0], f)
+            assert diff.sum() > 20 and not (diff & ~band).any()
+    ring = _ring(*module.RING[:3], module.RING[3] + 0.7)
+    faces = [card_face(style, c, PPM) for c in SETUP_CARDS]
+    for f in faces[1:]:
+        diff = _differ(faces[0], f)
+        assert diff.sum() > 20 and not (diff & ~ring).any()
+
+
+def test_mosaic_runs_to_the_edge_and_riso_keeps_a_paper_border() -> None:
+    """The outer 2 mm of a riso card is bare paper (ink sits 3 mm in, at most 0.6 mm off); a mosaic
+    card has tiles to the edge."""
+    edge = round(2 * PPM)
+    for card in ("water", "blue-B2", "red-toucan", "setup-07"):
+        for style, paper in (("riso", True), ("mosaic", False)):
+            face = card_face(style, card, PPM).astype(int)
+            rim = np.concatenate([face[:edge].reshape(-1, 3), face[-edge:].reshape(-1, 3),
+                                  face[:, :edge].reshape(-1, 3), face[:, -edge:].reshape(-1, 3)])
+            light = (rim.min(axis=1) > 170).mean()
+            assert light > 0.95 if paper else light < 0.6, (style, card, light)

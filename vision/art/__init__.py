@@ -19,6 +19,12 @@ on one style can be measured on another it has never seen:
                         session 24 by a separate hand, never tuned on
     CHALK               vision.art.chalk: grainy chalk and pastel on dark slate, a rough chalk line
                         2 mm in, no white border; drawn in session 24 by a separate hand, never tuned on
+    MOSAIC              vision.art.mosaic: full-bleed Roman floor mosaic of irregular tiles in dark grout,
+                        the published deck's twin structure; drawn in session 25 by a separate hand,
+                        never tuned on
+    RISO                vision.art.riso: risograph print in pink, teal and yellow halftone inks off
+                        register on speckled paper inside a 3 mm paper border; drawn in session 25 by a
+                        separate hand, never tuned on
 
     face = card_face("painted", "blue-C2", px_per_mm=4.0)   # BGR uint8, 63x88 mm, deterministic
     back = card_back("flat", BackKind.RED)
@@ -87,7 +93,8 @@ def _own_module(name: str) -> ArtStyle:
 _STYLES: dict[str, Callable[[], ArtStyle]] = {
     "standard": lambda: _builtin(STANDARD),
     "woodcut": lambda: _builtin(WOODCUT),
-    **{name: partial(_own_module, name) for name in ("painted", "flat", "dusk", "gilded", "inkwash", "lacquer", "chalk")},
+    **{name: partial(_own_module, name)
+       for name in ("painted", "flat", "dusk", "gilded", "inkwash", "lacquer", "chalk", "mosaic", "riso")},
 }
 STYLE_NAMES = tuple(_STYLES)
 
