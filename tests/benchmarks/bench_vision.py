@@ -83,9 +83,10 @@ from vision.tables import HELD_OUT_TOPS, TUNING_TOPS, TableTop  # noqa: E402
 PLAN = {("painted", "held-out"): 80, ("flat", "held-out"): 80, ("painted", "tuning"): 20,
         ("flat", "tuning"): 20, ("standard", "tuning"): 60, ("woodcut", "tuning"): 60,
         ("standard", "held-out"): 40, ("woodcut", "held-out"): 40, ("dusk", "held-out"): 60,
-        ("dusk", "tuning"): 0, ("gilded", "held-out"): 160, ("inkwash", "held-out"): 160,
-        ("gilded", "tuning"): 40, ("inkwash", "tuning"): 40, ("lacquer", "held-out"): 160,
-        ("chalk", "held-out"): 160, ("lacquer", "tuning"): 40, ("chalk", "tuning"): 40}
+        ("dusk", "tuning"): 0, ("gilded", "held-out"): 80, ("inkwash", "held-out"): 80,
+        ("gilded", "tuning"): 20, ("inkwash", "tuning"): 20, ("lacquer", "held-out"): 80,
+        ("chalk", "held-out"): 80, ("lacquer", "tuning"): 20, ("chalk", "tuning"): 20,
+        ("mosaic", "held-out"): 160, ("riso", "held-out"): 160, ("mosaic", "tuning"): 40, ("riso", "tuning"): 40}
 LIVE_FRAMES = 150  # built-in deck on the live-table simulator, at --scale 1
 TIMING_FRAMES = 20  # two-card frames per size and deck in each timing run
 PAIRS_PER_TOP = 20  # the Mayor's pairs at rest per held-out top and held-out style, at --scale 1
