@@ -60,9 +60,14 @@ TABLE_DISTANCE = 3.5  # a pixel this many spreads from every table colour is not
 CUE_ORDER = (2, 4, 1, 3, 0)  # mid edges first (clean on most tables), then the table's colours (4): with
 # both, most frames' cards are explained and the other edge strengths are skipped (_all_settled)
 CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checked or gridded tables only
+WIPED_CUE = 7  # the weakest edges of the frame with its thin lines wiped (without_lines): a card a printed grid
+# or grain joins to the table; after the edge and colour cues, only while a blob off the table's colours is
+# unexplained or no cue found anything (run on every frame, it cost the Mayor's pairs 3 ms a frame)
 BRIDGED_CUE = 6  # the weakest edges with gaps bridged: a light card on a light table, its outline broken in
                  # places; last, only when no other cue found a card, and not on checks (bridged, their net is one blob)
 BRIDGE_PX = 7  # work px: gaps up to about this wide in an outline are closed (the weakest edges break 2-5 px)
+LINE_WIPE_PX = 9  # work px (2.5% of the height): lines thinner than this are wiped (a hexagon mat's grid, 3-5 px;
+# grain), the smallest card's short side (~39 px) is not
 SETTLED_SUPPORT = 0.9  # a card outlined with this much edge support is not fitted again by later cues
 SPUR_TRUST = 0.85  # support kept by a piece cut from a blob (where the cut fell, its outline is the
 # cut's): below SETTLED_SUPPORT, so a later cue still fits the place, and below a whole blob's
@@ -74,6 +79,7 @@ SETTLED_AREA = (0.8, 1.25)  # ... when the later blob has about the same area (n
 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DILATE = np.ones((3, 3), np.uint8)
+_WIPE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (LINE_WIPE_PX, LINE_WIPE_PX))
 _BRIDGE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PX, BRIDGE_PX))
 
 
@@ -128,6 +134,13 @@ def colour_gradient(colour_u8: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         cv2.copyTo(dy, more, best_dy)
         best_mag = cv2.max(mag, best_mag)
     return best_dx, best_dy
+
+
+def without_lines(colour_u8: np.ndarray) -> np.ndarray:
+    """The work copy with every line thinner than LINE_WIPE_PX wiped out, light ones then dark ones
+    (a grey opening, then a closing): a mat's printed grid, grain and plank seams go, a card (far
+    wider) stays, its outline a step from the table that no grid line now joins."""
+    return cv2.morphologyEx(cv2.morphologyEx(colour_u8, cv2.MORPH_OPEN, _WIPE), cv2.MORPH_CLOSE, _WIPE)
 
 
 def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.ndarray:
@@ -357,12 +370,17 @@ def detect(frame: np.ndarray) -> Detection:
     grad = (dx.astype(np.float32), dy.astype(np.float32))
     table_blobs = _card_sized(table_mask(colour_u8), frame_area)
     explained = False
-    for level in CUE_ORDER + ((CLOTH_CUE,) if period else (BRIDGED_CUE,)):
+    for level in CUE_ORDER + (WIPED_CUE,) + ((CLOTH_CUE,) if period else (BRIDGED_CUE,)):
         fit = partial(analyse, frame_area=frame_area)
         if level < len(EDGE_LEVELS):
             if explained:
                 continue
             blobs = _card_sized(_enclosed(edges(level)), frame_area)
+        elif level == WIPED_CUE:
+            if explained or (everything and not table_blobs):
+                continue  # only for a blob off the table's colours left unexplained, or when nothing was found
+            blobs = _card_sized(_enclosed(cv2.Canny(*colour_gradient(without_lines(colour_u8)), *EDGE_LEVELS[0])),
+                                frame_area)
         elif level == BRIDGED_CUE:
             if everything:
                 break  # bridging is for a card every other cue missed: it costs a pass on every frame
@@ -375,7 +393,7 @@ def detect(frame: np.ndarray) -> Detection:
             blobs = table_blobs  # found once: the early stop asks of them after every cue
         # An edge map's blob may hold a plank seam the card's outline runs into. Not on checks: the
         # cloth cue reads those cards, and a blob of checks cut at its spurs looks like a card.
-        spurs = level < len(EDGE_LEVELS) and not period
+        spurs = (level < len(EDGE_LEVELS) or level == WIPED_CUE) and not period
         found, others = _blobs(blobs, frame_area, colour_u8, everything, fit, spurs)
         everything += found
         if level == len(EDGE_LEVELS):

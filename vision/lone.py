@@ -46,6 +46,7 @@ SQUARE_ON_SIDES = 0.85  # shorter/longer of two opposite sides, same view: a pla
 SQUARE_ON_ANGLE = 10.0  # degrees: opposite sides of such a card are this close to parallel
 LIVE_ASPECT = 0.08  # a live-read outline counts only within this share of a card's aspect: the live read
                    # also proposes a card cut short at a seam or its panel, which a tilt alone does not explain
+WIPED_LEVELS = 3  # edge strengths (the weakest first) read on the photo with its thin lines wiped (detect.without_lines)
 MAX_OTHERS = 4  # next-best outlines offered beside the best: each costs enrollment a warp and a look
 
 
@@ -86,6 +87,15 @@ def _blobs(colour_u8: np.ndarray, dx: np.ndarray, dy: np.ndarray, low: float) ->
     blobs = [c for m in masks for c in cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
              if cv2.contourArea(c) >= low]
     return blobs + [h for e in edge_maps for h in _holes(e, low)]
+
+
+def _wiped_blobs(colour_u8: np.ndarray, low: float) -> list[np.ndarray]:
+    """The blobs of the edge maps of the photo with its thin lines wiped (detect.without_lines): a
+    card a printed grid or the grain joins to the table, or one its art cuts across."""
+    dx, dy = D.colour_gradient(D.without_lines(colour_u8))
+    masks = [D._enclosed(cv2.Canny(dx, dy, lo, hi)) for lo, hi in D.EDGE_LEVELS[:WIPED_LEVELS]]
+    return [c for m in masks for c in cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+            if cv2.contourArea(c) >= low]
 
 
 def _quads(blobs: list[np.ndarray], frame_area: float) -> list[np.ndarray]:
@@ -142,6 +152,11 @@ def find_lone_card(frame: np.ndarray, live: bool = True) -> LoneCard:
     low = (LONE_HEIGHT[0] * colour_u8.shape[0]) ** 2 / CARD_ASPECT * HULL_SHARE  # smallest lone card's blob, work px
     quads = [q for q in _quads(_blobs(colour_u8, dx, dy, low), frame_area) if _big(q, low)]
     scored = _scored(grad, quads)
+    if not scored or _best(scored)[0] < MIN_ALONG:
+        # wiped only when the photo as it is shows no card: on a light table a light card's wiped
+        # outline may outscore its panel, whose rim is the outline offered last
+        wiped = [q for q in _quads(_wiped_blobs(colour_u8, low), frame_area) if _big(q, low)]
+        quads, scored = quads + wiped, _scored(grad, wiped, scored)
     if live and (not scored or _best(scored)[0] < MIN_ALONG):
         # the live read's outlines only when the search found no card: on checks its outline moved
         # out onto the rim may overshoot where the search's own is exact

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import pair_at_rest
+from vision import detect as detect_module
 from vision.art import card_face
 from vision.detect import detect, table_mask
 from vision.photo import PhotoConditions, Thing, take_photo
@@ -113,3 +114,20 @@ def test_a_hand_reaching_in_on_its_arm_is_clutter() -> None:
     tops = (TableTop.FELT_GREEN, TableTop.WOOD_DARK, TableTop.MAT_HEX, TableTop.MARBLE)
     flagged = sum(detect(take_photo([], g, LIVE, top=top, hand=True).image).clutter for top in tops for _ in range(3))
     assert flagged >= 6
+
+
+@pytest.mark.parametrize(("card", "seed"), [("mountain", 2), ("mountain", 11), ("forest", 8)])
+def test_a_dark_card_the_hexagon_grid_joins_to_the_mat_is_outlined_once_the_grid_is_wiped(card, seed, monkeypatch) -> None:
+    """A dark chalk card on the dark hexagon mat: the grid's lines join the card's outline into one
+    net with the mat, so no edge or colour cue has a blob of its shape; with the grid wiped
+    (detect.without_lines) one has. Without the wipe these frames show no outline of the card."""
+    photo = take_photo([Thing(card_face("chalk", card, 3.0), card, card)], np.random.default_rng(seed), LIVE,
+                       top=TableTop.MAT_HEX)
+
+    def best() -> float:
+        quads = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
+        return max((iou(q, photo.seen[0].corners) for q in quads), default=0.0)
+
+    assert best() >= MIN_IOU
+    monkeypatch.setattr(detect_module, "without_lines", lambda colour: colour)
+    assert best() < MIN_IOU

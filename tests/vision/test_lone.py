@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from vision import detect as detect_module
 from vision.art import card_face
 from vision.detect import detect
 from vision.lone import find_lone_card
@@ -22,7 +23,6 @@ MIN_IOU = 0.9  # a found outline this close to the true one warps to the same ca
 # Known limits (issue 9), kept as strict expected failures so a fix shows up:
 LIMIT_CHECKS = pytest.mark.xfail(strict=True, reason="a dark full-bleed card on blue checks: outline found a few % off")
 LIMIT_PANEL = pytest.mark.xfail(strict=True, reason="a white border beside white checks: only the panel inside is found")
-LIMIT_GRAIN = pytest.mark.xfail(strict=True, reason="strong light grain: no blob of the card's own shape")
 
 
 def _photo(style: str, card: str, top: TableTop, seed: int):
@@ -37,7 +37,10 @@ def _photo(style: str, card: str, top: TableTop, seed: int):
     ("painted", "setup-11", TableTop.MARBLE, 4),  # light set-up card on a light table
     ("flat", "setup-02", TableTop.BIRCH, 5),
     ("painted", "setup-04", TableTop.LAMINATE, 6),
-    pytest.param("painted", "desert", TableTop.WOOD_LIGHT, 7, marks=LIMIT_GRAIN),  # grain into the outline
+    ("painted", "desert", TableTop.WOOD_LIGHT, 7),  # grain into the outline: found once the grain is wiped
+    ("chalk", "mountain", TableTop.MAT_HEX, 3),  # a dark card the hexagon grid's lines join to the mat
+    ("chalk", "desert", TableTop.WOOD_LIGHT, 11),  # a painted horizon cuts the card, a seam joins it to the wood
+    ("gilded", "setup-05", TableTop.WOOD_LIGHT, 7),
     ("flat", "red-yeti", TableTop.WOOD_LIGHT, 8),
     ("painted", "water", TableTop.WOOD_MID, 9),
     ("painted", "blue-E2", TableTop.WOOD_MID, 21),  # a plank's outline around the card is not the card's
@@ -51,6 +54,25 @@ def test_enrollment_finds_the_one_true_card(style, card, top, seed) -> None:
     assert found.corners is not None, found.reason
     assert iou(found.corners, photo.seen[0].corners) >= MIN_IOU
     assert iou(find_card(photo.image), photo.seen[0].corners) >= MIN_IOU
+
+
+@pytest.mark.parametrize(("style", "card", "top", "seed"), [
+    ("chalk", "mountain", TableTop.MAT_HEX, 2),
+    ("chalk", "mountain", TableTop.MAT_HEX, 4),
+    ("chalk", "desert", TableTop.WOOD_LIGHT, 11),
+    ("gilded", "setup-05", TableTop.WOOD_LIGHT, 1),
+])
+def test_a_card_the_tables_lines_join_to_it_is_found_once_they_are_wiped(style, card, top, seed, monkeypatch) -> None:
+    """A card a printed grid's or the grain's thin lines join to the table has no blob of its own
+    shape; with those lines wiped out (detect.without_lines) it has. Without the wipe these photos
+    are refused or outlined wrong: the wipe, not the seed, finds them."""
+    photo = _photo(style, card, top, seed)
+    found = find_lone_card(photo.image)
+    assert found.corners is not None, found.reason
+    assert iou(found.corners, photo.seen[0].corners) >= MIN_IOU
+    monkeypatch.setattr(detect_module, "without_lines", lambda colour: colour)
+    unwiped = find_lone_card(photo.image)
+    assert unwiped.corners is None or iou(unwiped.corners, photo.seen[0].corners) < MIN_IOU
 
 
 @pytest.mark.parametrize("seed", [0, 10])
