@@ -68,3 +68,13 @@ def faces() -> dict[str, np.ndarray]:
 def woodcut_reader() -> CardReader:
     """A reader over the woodcut deck, the second tuning style (its blue cards' panel is a third of the card)."""
     return CardReader(render_deck("woodcut"))
+
+
+@pytest.fixture
+def unwiped(monkeypatch):
+    """The live read without its wiped-lines cue (detect.without_lines as the identity): frames chosen
+    because every other cue missed a card, which the wipe now outlines, keep testing the fallbacks
+    (the lone search, the card beside the first, a seam that is no hand)."""
+    import vision.detect
+
+    monkeypatch.setattr(vision.detect, "without_lines", lambda colour: colour)

@@ -32,7 +32,7 @@ def test_a_plank_seam_is_never_a_hand(seed: int) -> None:
 
 @pytest.mark.parametrize(("top", "seed"), [(TableTop.BIRCH, 2), (TableTop.BIRCH, 241),
                                            (TableTop.WOOD_LIGHT, 78), (TableTop.WOOD_LIGHT, 85)])
-def test_a_seam_run_into_a_card_the_reader_found_is_no_hand(top: TableTop, seed: int) -> None:
+def test_a_seam_run_into_a_card_the_reader_found_is_no_hand(top: TableTop, seed: int, unwiped) -> None:
     """Seams joined to one of the pair lay mostly outside the cards the search outlined; the reader
     found the card later (beside the first, or alone), and the seams lie mostly on it: the frame is
     clean (session 20's reader named both cards but flagged each frame as having a hand in view)."""

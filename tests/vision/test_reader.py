@@ -194,7 +194,7 @@ def test_a_card_beside_one_a_stronger_cue_found_alone_is_kept() -> None:
 
 
 @pytest.mark.parametrize(("card", "seed"), [("setup-07", 26), ("setup-01", 86)])
-def test_a_card_every_live_cue_misses_is_found_by_the_lone_search(reader: CardReader, card, seed) -> None:
+def test_a_card_every_live_cue_misses_is_found_by_the_lone_search(reader: CardReader, card, seed, unwiped) -> None:
     """A parchment set-up card on birch hides from every cue of the live read; the frame is searched
     as enrollment searches a photo, and the card found there is named with its corners."""
     photo = take_photo([Thing(card_face("standard", card, 3.0), card, card)], np.random.default_rng(seed),
@@ -222,7 +222,8 @@ def test_a_card_the_live_cues_outline_across_is_found_by_the_lone_search(reader:
     (("mountain", "mountain"), TableTop.BIRCH, 837),
     (("mountain", "mountain"), TableTop.BIRCH, 62),  # neither outlined: the first found by the lone search
 ])
-def test_the_mayors_second_card_every_cue_misses_is_found_beside_the_first(reader: CardReader, pair, top, seed) -> None:
+def test_the_mayors_second_card_every_cue_misses_is_found_beside_the_first(reader: CardReader, pair, top, seed,
+                                                                           unwiped) -> None:
     """The Mayor's pair, one card (or both) missed by every cue of the live read: the second is found
     beside the first (vision.beside), named, and outlined where it lies."""
     photo = take_photo([Thing(card_face("standard", c, 5.0), c, c) for c in pair], np.random.default_rng(seed),
