@@ -76,16 +76,29 @@ def _region(points_mm: list[tuple[float, float]], grow_mm: float) -> np.ndarray:
     return cv2.dilate(mask, np.ones((k, k), np.uint8)) > 0
 
 
-def test_painted_terrain_cards_differ_only_inside_the_hexagon() -> None:
-    """Painted terrain twins share the frame: every differing pixel lies in the central hexagon."""
-    faces = {t: card_face("painted", t, PPM) for t in TERRAINS}
-    inside = _region(hexagon(painted.HEX_CENTRE, painted.HEX_R), 0.5)
-    assert inside.mean() < 0.2  # the frame is most of the card
+def _terrains_differ_only_in(style: str, inside: np.ndarray, least: int) -> None:
+    """Every two terrain cards of a style differ in more than least pixels, all of them inside."""
+    faces = {t: card_face(style, t, PPM) for t in TERRAINS}
     for a in TERRAINS:
         for b in TERRAINS:
             if a < b:
                 diff = _differ(faces[a], faces[b])
-                assert diff.sum() > 100 and not (diff & ~inside).any(), (a, b)
+                assert diff.sum() > least and not (diff & ~inside).any(), (style, a, b)
+
+
+def _twins_differ_only_in(style: str, cards: tuple[str, ...], inside: np.ndarray, least: int = 20) -> None:
+    """Each of a style's cards differs from the first in more than least pixels, all of them inside."""
+    first = card_face(style, cards[0], PPM)
+    for card in cards[1:]:
+        diff = _differ(first, card_face(style, card, PPM))
+        assert diff.sum() > least and not (diff & ~inside).any(), (style, card)
+
+
+def test_painted_terrain_cards_differ_only_inside_the_hexagon() -> None:
+    """Painted terrain twins share the frame: every differing pixel lies in the central hexagon."""
+    inside = _region(hexagon(painted.HEX_CENTRE, painted.HEX_R), 0.5)
+    assert inside.mean() < 0.2  # the frame is most of the card
+    _terrains_differ_only_in("painted", inside, 100)
 
 
 def test_painted_bonus_cards_differ_only_in_the_top_band() -> None:
@@ -94,10 +107,7 @@ def test_painted_bonus_cards_differ_only_in_the_top_band() -> None:
     band = _region([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], 0.5)
     assert band.mean() < 0.2
     for cards in (BLUE_CARDS, RED_CARDS):
-        faces = [card_face("painted", c, PPM) for c in cards]
-        for f in faces[1:]:
-            diff = _differ(faces[0], f)
-            assert diff.sum() > 20 and not (diff & ~band).any()
+        _twins_differ_only_in("painted", cards, band)
     blue, red = card_face("painted", "blue-A1", PPM), card_face("painted", "red-yeti", PPM)
     star = _region([(painted.STAR_CENTRE[0] - 3, painted.STAR_CENTRE[1] - 3),
                     (painted.STAR_CENTRE[0] + 3, painted.STAR_CENTRE[1] + 3)], 0)
@@ -110,10 +120,7 @@ def test_painted_setup_cards_differ_only_in_the_letter_ring() -> None:
     outer = painted.RING_R + painted.DISC_R
     ring = _region([(cx - outer, cy - outer), (cx + outer, cy - outer), (cx + outer, cy + outer),
                     (cx - outer, cy + outer)], 0.5)
-    faces = [card_face("painted", c, PPM) for c in SETUP_CARDS]
-    for f in faces[1:]:
-        diff = _differ(faces[0], f)
-        assert diff.sum() > 20 and not (diff & ~ring).any()
+    _twins_differ_only_in("painted", SETUP_CARDS, ring)
 
 
 def test_painted_cards_are_full_bleed_and_flat_cards_have_white_borders() -> None:
@@ -143,12 +150,7 @@ def test_dusk_terrain_cards_differ_only_in_their_medallion() -> None:
 
     x, y, r = dusk.MEDALLION
     inside = _region([(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)], 0.6)
-    faces = {t: card_face("dusk", t, PPM) for t in TERRAINS}
-    for a in TERRAINS:
-        for b in TERRAINS:
-            if a < b:
-                diff = _differ(faces[a], faces[b])
-                assert diff.sum() > 50 and not (diff & ~inside).any(), (a, b)
+    _terrains_differ_only_in("dusk", inside, 50)
 
 
 def _ring(cx: float, cy: float, r: float, half_width: float) -> np.ndarray:
@@ -163,12 +165,7 @@ def test_mosaic_terrain_cards_differ_only_inside_the_emblem() -> None:
     cx, cy, r = mosaic.EMBLEM
     inside = _ring(cx, cy, 0, r + 0.5)
     assert inside.mean() < 0.2
-    faces = {t: card_face("mosaic", t, PPM) for t in TERRAINS}
-    for a in TERRAINS:
-        for b in TERRAINS:
-            if a < b:
-                diff = _differ(faces[a], faces[b])
-                assert diff.sum() > 100 and not (diff & ~inside).any(), (a, b)
+    _terrains_differ_only_in("mosaic", inside, 100)
 
 
 @pytest.mark.parametrize("style", ("mosaic", "riso"))
@@ -180,15 +177,8 @@ def test_session_25_bonus_and_setup_twins_differ_only_where_the_deck_does(style:
     band = _region([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], 0.7)
     assert band.mean() < 0.2
     for cards in (BLUE_CARDS, RED_CARDS):
-        faces = [card_face(style, c, PPM) for c in cards]
-        for f in faces[1:]:
-            diff = _differ(faces[0], f)
-            assert diff.sum() > 20 and not (diff & ~band).any()
-    ring = _ring(*module.RING[:3], module.RING[3] + 0.7)
-    faces = [card_face(style, c, PPM) for c in SETUP_CARDS]
-    for f in faces[1:]:
-        diff = _differ(faces[0], f)
-        assert diff.sum() > 20 and not (diff & ~ring).any()
+        _twins_differ_only_in(style, cards, band)
+    _twins_differ_only_in(style, SETUP_CARDS, _ring(*module.RING[:3], module.RING[3] + 0.7))
 
 
 def test_mosaic_runs_to_the_edge_and_riso_keeps_a_paper_border() -> None:
