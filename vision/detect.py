@@ -143,6 +143,13 @@ def without_lines(colour_u8: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(cv2.morphologyEx(colour_u8, cv2.MORPH_OPEN, _WIPE), cv2.MORPH_CLOSE, _WIPE)
 
 
+def wiped_masks(colour_u8: np.ndarray, levels: int = 1) -> list[np.ndarray]:
+    """What closed outlines enclose at the weakest levels edge strengths of the work copy with its
+    thin lines wiped (without_lines): a card a printed grid or the grain joins to the table."""
+    dx, dy = colour_gradient(without_lines(colour_u8))
+    return [_enclosed(cv2.Canny(dx, dy, lo, hi)) for lo, hi in EDGE_LEVELS[:levels]]
+
+
 def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.ndarray:
     """Mask of what is far from every colour of the table (learnt from the frame's border band;
     a colour holding less than min_share of the band is not taken for the table's).
@@ -379,8 +386,7 @@ def detect(frame: np.ndarray) -> Detection:
         elif level == WIPED_CUE:
             if explained or (everything and not table_blobs):
                 continue  # only for a blob off the table's colours left unexplained, or when nothing was found
-            blobs = _card_sized(_enclosed(cv2.Canny(*colour_gradient(without_lines(colour_u8)), *EDGE_LEVELS[0])),
-                                frame_area)
+            blobs = _card_sized(wiped_masks(colour_u8)[0], frame_area)
         elif level == BRIDGED_CUE:
             if everything:
                 break  # bridging is for a card every other cue missed: it costs a pass on every frame

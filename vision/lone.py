@@ -84,16 +84,17 @@ def _blobs(colour_u8: np.ndarray, dx: np.ndarray, dy: np.ndarray, low: float) ->
         size = max(3, int(round(share * short)) | 1)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
         masks += [cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel) for m in masks[:5]]
-    blobs = [c for m in masks for c in cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
-             if cv2.contourArea(c) >= low]
-    return blobs + [h for e in edge_maps for h in _holes(e, low)]
+    return _contours(masks, low) + [h for e in edge_maps for h in _holes(e, low)]
 
 
 def _wiped_blobs(colour_u8: np.ndarray, low: float) -> list[np.ndarray]:
     """The blobs of the edge maps of the photo with its thin lines wiped (detect.without_lines): a
     card a printed grid or the grain joins to the table, or one its art cuts across."""
-    dx, dy = D.colour_gradient(D.without_lines(colour_u8))
-    masks = [D._enclosed(cv2.Canny(dx, dy, lo, hi)) for lo, hi in D.EDGE_LEVELS[:WIPED_LEVELS]]
+    return _contours(D.wiped_masks(colour_u8, WIPED_LEVELS), low)
+
+
+def _contours(masks: list[np.ndarray], low: float) -> list[np.ndarray]:
+    """The outer outlines of the masks' blobs at least low px big."""
     return [c for m in masks for c in cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
             if cv2.contourArea(c) >= low]
 

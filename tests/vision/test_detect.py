@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import pair_at_rest
-from vision import detect as detect_module
 from vision.art import card_face
 from vision.detect import detect, table_mask
 from vision.photo import PhotoConditions, Thing, take_photo
@@ -117,7 +116,7 @@ def test_a_hand_reaching_in_on_its_arm_is_clutter() -> None:
 
 
 @pytest.mark.parametrize(("card", "seed"), [("mountain", 2), ("mountain", 11), ("forest", 8)])
-def test_a_dark_card_the_hexagon_grid_joins_to_the_mat_is_outlined_once_the_grid_is_wiped(card, seed, monkeypatch) -> None:
+def test_a_dark_card_the_hexagon_grid_joins_to_the_mat_is_outlined_once_the_grid_is_wiped(card, seed, request) -> None:
     """A dark chalk card on the dark hexagon mat: the grid's lines join the card's outline into one
     net with the mat, so no edge or colour cue has a blob of its shape; with the grid wiped
     (detect.without_lines) one has. Without the wipe these frames show no outline of the card."""
@@ -129,5 +128,5 @@ def test_a_dark_card_the_hexagon_grid_joins_to_the_mat_is_outlined_once_the_grid
         return max((iou(q, photo.seen[0].corners) for q in quads), default=0.0)
 
     assert best() >= MIN_IOU
-    monkeypatch.setattr(detect_module, "without_lines", lambda colour: colour)
+    request.getfixturevalue("unwiped")  # the wipe off from here on
     assert best() < MIN_IOU

@@ -8,7 +8,6 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision import detect as detect_module
 from vision.art import card_face
 from vision.detect import detect
 from vision.lone import find_lone_card
@@ -62,7 +61,7 @@ def test_enrollment_finds_the_one_true_card(style, card, top, seed) -> None:
     ("chalk", "desert", TableTop.WOOD_LIGHT, 11),
     ("gilded", "setup-05", TableTop.WOOD_LIGHT, 1),
 ])
-def test_a_card_the_tables_lines_join_to_it_is_found_once_they_are_wiped(style, card, top, seed, monkeypatch) -> None:
+def test_a_card_the_tables_lines_join_to_it_is_found_once_they_are_wiped(style, card, top, seed, request) -> None:
     """A card a printed grid's or the grain's thin lines join to the table has no blob of its own
     shape; with those lines wiped out (detect.without_lines) it has. Without the wipe these photos
     are refused or outlined wrong: the wipe, not the seed, finds them."""
@@ -70,7 +69,7 @@ def test_a_card_the_tables_lines_join_to_it_is_found_once_they_are_wiped(style, 
     found = find_lone_card(photo.image)
     assert found.corners is not None, found.reason
     assert iou(found.corners, photo.seen[0].corners) >= MIN_IOU
-    monkeypatch.setattr(detect_module, "without_lines", lambda colour: colour)
+    request.getfixturevalue("unwiped")  # the wipe off from here on
     unwiped = find_lone_card(photo.image)
     assert unwiped.corners is None or iou(unwiped.corners, photo.seen[0].corners) < MIN_IOU
 
