@@ -37,6 +37,8 @@ REFERENCE_ALIGN_CRITERIA = (3, 60, 1e-4)  # a deck's references are aligned once
 COARSE_ALIGN_BLUR = 5  # px (5 mm at ALIGN_SIZE): an enrolled photo taken by an outline a few mm off (the
 # inner gold line, a strip of table) aligns closer when fine detail is blurred away first (300 inkwash photos: blue
 # and set-up read wrong 17 -> 14 of 170, right 115 -> 126); the photos twins.in_line drops stayed the same
+LOOK_BLUR = 0.5  # frame px: a pixel's box (sigma 0.29 px) and the bilinear enlargement back to canonical size
+# (sigma 0.41 px) blur a card seen small by about half a frame pixel
 CHROMA_EPS = 30.0  # grey levels added to the intensity so dark, noisy cells carry little colour
 
 
@@ -168,10 +170,12 @@ def describe(card: np.ndarray, fine: bool = True) -> Descriptor:
 
 def at_resolution(card: np.ndarray, resolution: float) -> np.ndarray:
     """A canonical card image as a camera sees it at this resolution (frame px per canonical px,
-    below 1): shrunk to it and warped back up, as warp_card enlarges a small card."""
-    small = cv2.resize(card, (max(8, round(CANON_W * resolution)), max(8, round(CANON_H * resolution))),
-                       interpolation=cv2.INTER_AREA)
-    return cv2.resize(small, (CANON_W, CANON_H), interpolation=cv2.INTER_LINEAR)
+    below 1): blurred by a Gaussian as wide as the frame's pixels, as the lens, the sensor and the
+    enlargement to canonical size blur a small card. A Gaussian, not the pixel grid itself: a focus
+    or motion blur is no grid, and shrunk to a grid and enlarged back, a blurred "B" and "D" were
+    boxes of different shapes that a round blob fitted one of (seen styles, twins on true outlines:
+    1434 photos, named wrong 53 -> 43, right 1153 -> 1177)."""
+    return cv2.GaussianBlur(card, (0, 0), LOOK_BLUR / max(resolution, 1e-3))
 
 
 def resolution(corners: np.ndarray) -> float:
