@@ -27,13 +27,13 @@ from vision.features import (
     mid_vector,
     sharpness,
 )
+from vision.parts import REGION_REACH, Parts, shifted
 
 REGION_T = 2.5  # a pixel where two twins' mean photos differ by this many standard errors (root mean
                 # square over REGION_POOL px) sets them apart: photo noise alone pools to about 1
 REGION_POOL = 5  # px (2.5 mm): a glyph's stroke difference is this wide; a lone noisy pixel is not
 REGION_MIN_SHARE = 0.01  # a pair whose photos never showed where they differ keeps this share of the card's
 # pixels where they differ most (a digit is ~1%): a region to see them by at all, though it leads neither (UNSEEN_LEAD)
-REGION_REACH = 3  # px (1.5 mm): how far a card's glyphs may lie off the family template after alignment
 NOISE_FLOOR = 0.05  # per-pixel variance (in units of a layout's own, per pixel) two photos of one card differ by
                     # at least (JPEG, resampling): the noise assumed when no card has two photos
 SHARPNESS_SLACK = 1.15  # a look may hold this much more detail than the card (photos of one card vary so much)
@@ -127,7 +127,9 @@ class Regions:
     pair's region holds are kept (`pixels`), so a card is compared over a few thousand at most.
 
     A card is compared with each twin over the region at the shift (up to REGION_REACH px) where
-    it fits that twin best: a card aligned to the family's template may lie a pixel or two off.
+    it fits that twin best: a card aligned to the family's template may lie a pixel or two off. It
+    is compared glyph by glyph too, each at its own shift (vision.parts), and a twin leads another
+    only as far as both comparisons agree.
     """
 
     a: np.ndarray  # (pairs, kept) twin a over the pair's region: zero mean, unit norm there, 0 elsewhere
@@ -140,6 +142,7 @@ class Regions:
     pixels: np.ndarray  # glyph-layout indices of the kept pixels (those in some pair's region)
     shifted: np.ndarray  # (kept, shifts) indices into the edge-padded layout: each kept pixel at each shift
     seen: np.ndarray  # (pairs,) bool: the photos showed where the pair differs (a pixel at REGION_T, or a mark at MARK_T)
+    parts: Parts  # each pair's region glyph by glyph, each compared at its own shift
 
     @staticmethod
     def learn(photos: np.ndarray, owner: np.ndarray, cards: np.ndarray) -> Regions:
@@ -154,19 +157,20 @@ class Regions:
         masks = np.stack([m for m, _ in found]) if pairs else np.zeros((0, photos.shape[1]), bool)
         seen = np.array([ok for _, ok in found], bool)
         pixels = np.flatnonzero(masks.any(axis=0)) if pairs else np.zeros(0, np.int64)
-        return Regions.over(_unit_rows(means), masks[:, pixels], pairs, pixels, seen)
+        glyphs = _unit_rows(means)
+        return Regions.over(glyphs, masks[:, pixels], pairs, pixels, seen, Parts.cut(glyphs, masks, pairs))
 
     @staticmethod
     def over(glyphs: np.ndarray, masks: np.ndarray, pairs: tuple[tuple[int, int], ...],
-             pixels: np.ndarray, seen: np.ndarray) -> Regions:
+             pixels: np.ndarray, seen: np.ndarray, parts: Parts) -> Regions:
         """Each pair's twins, rows of (cards, glyph) layouts, seen only inside its boolean mask
-        (over the kept pixels); seen: which pairs' photos showed where they differ."""
+        (over the kept pixels) and glyph by glyph (parts); seen: which pairs' photos showed where they differ."""
         kept = glyphs[:, pixels]
         shape = (len(pairs), len(pixels))
         a = np.array([_unit_in(kept[i], m) for (i, _), m in zip(pairs, masks, strict=True)]).reshape(shape)
         b = np.array([_unit_in(kept[j], m) for (_, j), m in zip(pairs, masks, strict=True)]).reshape(shape)
         return Regions(a.astype(np.float32), b.astype(np.float32), masks.astype(np.float32), masks.sum(axis=1),
-                       (a * b).sum(axis=1), pairs, len(glyphs), pixels, _shifted(pixels), seen)
+                       (a * b).sum(axis=1), pairs, len(glyphs), pixels, shifted(pixels), seen, parts)
 
     def region(self, a: int, b: int) -> np.ndarray:
         """The boolean (h, w) glyph-layout image of where twins a and b (rows of the layouts) differ."""
@@ -176,10 +180,13 @@ class Regions:
 
     def with_layouts(self, glyphs: np.ndarray) -> Regions:
         """The same regions with each twin seen through other (cards, glyph) layouts (a coarser look)."""
-        return Regions.over(glyphs, self.mask > 0, self.pairs, self.pixels, self.seen)
+        return Regions.over(glyphs, self.mask > 0, self.pairs, self.pixels, self.seen, self.parts.seen_through(glyphs))
 
     def beats(self, glyph: np.ndarray) -> np.ndarray:
-        """(cards, cards): how far a card's glyph layout lies toward twin a from twin b, over their region."""
+        """(cards, cards): how far a card's glyph layout lies toward twin a from twin b, over their region
+        at one shift and glyph by glyph, each at its own, whichever leads less: a card the template
+        aligned a millimetre off in one corner fits its true twin glyph by glyph, and a lead the whole
+        region's one shift alone gives is the badge's or a letter's edge, not the card's."""
         out = np.zeros((self.cards, self.cards), np.float32)
         if not self.pairs:
             return out
@@ -188,9 +195,10 @@ class Regions:
         norm = np.sqrt(np.maximum((self.mask @ (seen * seen)) - self.size[:, None] * mean * mean, 1e-12))
         like_a, like_b = ((self.a @ seen) / norm).max(axis=1), ((self.b @ seen) / norm).max(axis=1)
         lead = (like_a - like_b) / np.maximum(1.0 - self.rho, 1e-6)
+        by_part = self.parts.leads(glyph)
         rows, cols = np.array(self.pairs).T
-        out[rows, cols] = np.where(self.seen, lead, UNSEEN_LEAD)
-        out[cols, rows] = np.where(self.seen, -lead, UNSEEN_LEAD)
+        out[rows, cols] = np.where(self.seen, np.minimum(lead, by_part), UNSEEN_LEAD)
+        out[cols, rows] = np.where(self.seen, np.minimum(-lead, -by_part), UNSEEN_LEAD)
         return out
 
 
@@ -253,16 +261,6 @@ def _region(a: np.ndarray, b: np.ndarray, error: np.ndarray, marks: np.ndarray) 
     reach = 2 * REGION_REACH + 1
     grown = cv2.dilate(mask.reshape(shape).astype(np.uint8), np.ones((reach, reach), np.uint8))
     return grown.ravel().astype(bool), seen
-
-
-def _shifted(pixels: np.ndarray) -> np.ndarray:
-    """(pixels, shifts) indices into a glyph layout padded by REGION_REACH px: each pixel moved by
-    up to REGION_REACH px each way."""
-    r = REGION_REACH
-    w = glyph_shape()[1]
-    y, x = np.divmod(pixels, w)
-    dy, dx = np.divmod(np.arange((2 * r + 1) ** 2), 2 * r + 1)
-    return (y[:, None] + dy[None, :]) * (w + 2 * r) + (x[:, None] + dx[None, :])
 
 
 def _unit_in(v: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -1,0 +1,106 @@
+"""Where two twins differ, glyph by glyph: each pair's region cut into its connected parts (a letter,
+a digit, a badge), each part compared with the card at the shift where it fits best.
+
+A card aligned onto its family's template as a whole may still lie a millimetre off in one corner
+(a lens, a bent card, an outline a little skewed): one shift for the whole region then fits the
+letters at the top and misses the digit at the right, and the badge alone decides. Each part at
+its own shift sees every glyph where it lies. Parts are shared: the pairs of a family differ at
+the same few glyph places, so each distinct part is compared with the card once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.features import glyph_shape
+
+REGION_REACH = 3  # px (1.5 mm): how far a card's glyphs may lie off the family template after alignment
+
+
+@dataclass(frozen=True, eq=False)
+class Parts:
+    """Every distinct glyph part of a family's pair regions, and which pair each part belongs to."""
+
+    pixels: np.ndarray  # (T,) glyph-layout indices of all parts' pixels, part after part
+    starts: np.ndarray  # (parts,) where each part begins in pixels
+    units: np.ndarray  # (cards, T) each card's layout over each part: zero mean, unit norm there
+    shifted: np.ndarray  # (T, shifts) indices into the layout padded by REGION_REACH: each pixel at each shift
+    pair: np.ndarray  # (entries,) the pair (row of Regions.pairs) an entry of a part in a pair belongs to
+    part: np.ndarray  # (entries,) the part of each entry
+    rho: np.ndarray  # (entries,) correlation of the pair's twins over the part
+    weight: np.ndarray  # (entries,) how much the part tells the pair apart: (1 - rho) * its pixels
+    twins: np.ndarray  # (pairs, 2) the card rows of each pair
+
+    @staticmethod
+    def cut(glyphs: np.ndarray, regions: np.ndarray, pairs: tuple[tuple[int, int], ...]) -> Parts:
+        """The parts of each pair's region (regions: (pairs, glyph) bool), with each card's layout
+        (glyphs: (cards, glyph)) over every part."""
+        shape = glyph_shape()
+        index: dict[bytes, int] = {}
+        found: list[np.ndarray] = []
+        entries: list[tuple[int, int]] = []
+        for k, region in enumerate(regions):
+            count, labels = cv2.connectedComponents(region.reshape(shape).astype(np.uint8))
+            for label in range(1, count):
+                where = np.flatnonzero(labels.ravel() == label)
+                key = where.tobytes()
+                if key not in index:
+                    index[key] = len(found)
+                    found.append(where)
+                entries.append((k, index[key]))
+        sizes = np.array([len(p) for p in found], np.int64)
+        pixels = np.concatenate(found) if found else np.zeros(0, np.int64)
+        starts = (np.cumsum(sizes) - sizes).astype(np.int64)
+        entry = np.array(entries, np.int64).reshape(-1, 2)
+        empty = np.zeros((len(glyphs), 0), np.float32)
+        return Parts(pixels, starts, empty, shifted(pixels), entry[:, 0], entry[:, 1], np.zeros(0, np.float32),
+                     np.zeros(0, np.float32), np.array(pairs, np.int64).reshape(-1, 2)).seen_through(glyphs)
+
+    def seen_through(self, glyphs: np.ndarray) -> Parts:
+        """The same parts with each card seen through other (cards, glyph) layouts (a coarser look)."""
+        ends = np.append(self.starts[1:], len(self.pixels))
+        units = np.zeros((len(glyphs), len(self.pixels)), np.float32)
+        for s, e in zip(self.starts, ends, strict=True):
+            units[:, s:e] = _unit_over(glyphs[:, self.pixels[s:e]])
+        a, b = self.twins[self.pair].T
+        rho = np.array([units[i, s:e] @ units[j, s:e] for i, j, s, e in
+                        zip(a, b, self.starts[self.part], ends[self.part], strict=True)], np.float32)
+        weight = ((1.0 - rho) * (ends - self.starts)[self.part]).astype(np.float32)
+        return replace(self, units=units, rho=rho.reshape(-1), weight=weight)
+
+    def leads(self, glyph: np.ndarray) -> np.ndarray:
+        """(pairs,) how far a card's glyph layout lies toward each pair's twin a from twin b, each part
+        at its own best shift, the parts weighted by how much they tell the pair apart."""
+        if not len(self.pair):
+            return np.zeros(len(self.twins), np.float32)
+        seen = np.pad(glyph.reshape(glyph_shape()), REGION_REACH, mode="edge").ravel()[self.shifted]
+        ends = np.append(self.starts[1:], len(self.pixels))
+        like = np.empty((self.units.shape[0], len(self.starts)), np.float32)
+        for p, (s, e) in enumerate(zip(self.starts, ends, strict=True)):
+            window = seen[s:e] - seen[s:e].mean(axis=0)
+            norm = np.sqrt(np.maximum((window * window).sum(axis=0), 1e-12))
+            like[:, p] = ((self.units[:, s:e] @ window) / norm).max(axis=1)
+        a, b = self.twins[self.pair].T
+        lead = (like[a, self.part] - like[b, self.part]) / np.maximum(1.0 - self.rho, 1e-6)
+        total = np.bincount(self.pair, self.weight, minlength=len(self.twins))
+        return (np.bincount(self.pair, self.weight * lead, minlength=len(self.twins)) /
+                np.maximum(total, 1e-12)).astype(np.float32)
+
+
+def _unit_over(values: np.ndarray) -> np.ndarray:
+    """Rows of values (cards, pixels) at zero mean and unit norm."""
+    centred = values - values.mean(axis=1, keepdims=True)
+    return centred / np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-6)
+
+
+def shifted(pixels: np.ndarray) -> np.ndarray:
+    """(pixels, shifts) indices into a glyph layout padded by REGION_REACH px: each pixel moved by up
+    to REGION_REACH px each way."""
+    r = REGION_REACH
+    w = glyph_shape()[1]
+    y, x = np.divmod(pixels, w)
+    dy, dx = np.divmod(np.arange((2 * r + 1) ** 2), 2 * r + 1)
+    return (y[:, None] + dy[None, :]) * (w + 2 * r) + (x[:, None] + dx[None, :])
