@@ -158,7 +158,7 @@ class Regions:
         seen = np.array([ok for _, ok in found], bool)
         pixels = np.flatnonzero(masks.any(axis=0)) if pairs else np.zeros(0, np.int64)
         glyphs = _unit_rows(means)
-        return Regions.over(glyphs, masks[:, pixels], pairs, pixels, seen, Parts.cut(glyphs, masks, pairs))
+        return Regions.over(glyphs, masks[:, pixels], pairs, pixels, seen, Parts.cut(glyphs, masks, pairs, marks))
 
     @staticmethod
     def over(glyphs: np.ndarray, masks: np.ndarray, pairs: tuple[tuple[int, int], ...],

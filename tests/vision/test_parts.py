@@ -82,3 +82,19 @@ def test_a_coarser_look_keeps_the_parts_and_sees_the_twins_through_it() -> None:
     assert np.array_equal(coarse.pixels, parts.pixels) and np.array_equal(coarse.starts, parts.starts)
     assert (coarse.rho > parts.rho).all()
     assert coarse.leads(blurred[0])[0] > 0.5  # below 1: a shift fits the blurred other twin closer than in place
+
+
+def test_regions_on_the_familys_marks_share_each_marks_part() -> None:
+    """Pairs whose regions cover the same two glyph places differently (one pair differs at the left
+    glyph only, its region cut short) share one part per mark: each glyph is compared once."""
+    glyphs = np.stack([_layout({LEFT: a, RIGHT: b}) for a, b in ("35", "85", "86")])
+    marks = np.zeros((H, W), np.int32)
+    for label, (y, x) in enumerate((LEFT, RIGHT), start=1):
+        marks[y - 1:y + 13, x - 1:x + 13] = label  # grown by REGION_REACH, it covers the region's box
+    short = np.zeros((H, W), bool)
+    short[LEFT[0] - 4:LEFT[0] + 8, LEFT[1] - 4:LEFT[1] + 16] = True
+    regions = np.stack([short.ravel(), _region([LEFT, RIGHT]), _region([RIGHT])])
+    by_marks = Parts.cut(glyphs, regions, ((0, 1), (0, 2), (1, 2)), marks.ravel())
+    assert len(by_marks.starts) == 2 and len(by_marks.pair) == 4
+    assert len(Parts.cut(glyphs, regions, ((0, 1), (0, 2), (1, 2))).starts) == 3  # cut along its regions alone
+    assert by_marks.leads(glyphs[0])[0] > 0.9 and by_marks.leads(glyphs[2])[2] < -0.9
