@@ -1,5 +1,6 @@
-"""Where two twins differ, glyph by glyph: each pair's region cut into its connected parts (a letter,
-a digit, a badge), each part compared with the card at the shift where it fits best.
+"""Where two twins differ, glyph by glyph: each pair's region cut into parts (a letter, a digit, a
+badge: the family's marks, or else the region's connected parts), each part compared with the card
+at the shift where it fits best.
 
 A card aligned onto its family's template as a whole may still lie a millimetre off in one corner
 (a lens, a bent card, an outline a little skewed): one shift for the whole region then fits the
