@@ -77,7 +77,7 @@ class Parts:
 
     def seen_through(self, glyphs: np.ndarray) -> Parts:
         """The same parts with each card seen through other (cards, glyph) layouts (a coarser look)."""
-        ends = np.append(self.starts[1:], len(self.pixels))
+        ends = self._ends()
         units = np.zeros((len(glyphs), len(self.pixels)), np.float32)
         for s, e in zip(self.starts, ends, strict=True):
             units[:, s:e] = _unit_over(glyphs[:, self.pixels[s:e]])
@@ -87,13 +87,17 @@ class Parts:
         weight = ((1.0 - rho) * (ends - self.starts)[self.part]).astype(np.float32)
         return replace(self, units=units, rho=rho.reshape(-1), weight=weight)
 
+    def _ends(self) -> np.ndarray:
+        """(parts,) where each part ends in pixels."""
+        return np.append(self.starts[1:], len(self.pixels))
+
     def leads(self, glyph: np.ndarray) -> np.ndarray:
         """(pairs,) how far a card's glyph layout lies toward each pair's twin a from twin b, each part
         at its own best shift, the parts weighted by how much they tell the pair apart."""
         if not len(self.pair):
             return np.zeros(len(self.twins), np.float32)
         seen = np.pad(glyph.reshape(glyph_shape()), REGION_REACH, mode="edge").ravel()[self.shifted]
-        ends = np.append(self.starts[1:], len(self.pixels))
+        ends = self._ends()
         like = np.empty((self.units.shape[0], len(self.starts)), np.float32)
         for p, (s, e) in enumerate(zip(self.starts, ends, strict=True)):
             window = seen[s:e] - seen[s:e].mean(axis=0)
