@@ -57,3 +57,19 @@ def test_a_hand_the_search_saw_beside_the_mayors_pair_stays_in_view() -> None:
             seen += 1
             assert CardReader().read(photo.image).clutter
     assert seen >= 4
+
+
+@pytest.mark.parametrize(("style", "top", "seed"), [("standard", TableTop.WOOD_DARK, 14),
+                                                    ("woodcut", TableTop.MARBLE, 17),
+                                                    ("woodcut", TableTop.WOOD_DARK, 14)])
+def test_a_ragged_patch_of_the_table_inside_the_frame_is_no_hand(style: str, top: TableTop, seed: int,
+                                                                 reader: CardReader, woodcut_reader: CardReader) -> None:
+    """A patch of grain or a marble vein off the table's colours, ragged as spread fingers but
+    nowhere near the frame's side, is the table: a hand comes in over the side on its arm. Each
+    frame was flagged as having a hand in view, and a frame at rest stays so: nothing was logged."""
+    pair = [TERRAINS[seed % 5], TERRAINS[(seed // 5) % 5]]
+    image = pair_at_rest(style, pair, seed, top).image
+    assert not detect(image).clutter
+    reading = (reader if style == "standard" else woodcut_reader).read(image)
+    assert sorted(reading.named) == sorted(pair)
+    assert reading.clean
