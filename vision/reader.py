@@ -37,6 +37,8 @@ REFUSED_CONFIDENCE = 0.49  # the highest confidence of a refused card (named one
 PIECE_AREA = 0.4  # every card of the game is printed one size, and a camera tilted 20 degrees shows one at most
 # twice another's area across the frame: a card named at under 0.4 of another's area is a piece of a card
 # (a quarter of the "any" card's four-part panel, 0.22, looks like that terrain's own panel)
+PIECE_COVERED = 0.5  # a refused outline lying this much on a named card shows a piece of it (two cards of a pair
+# only touch: one covers a few percent of the other at most)
 PARTNER_SCORE = 0.40  # coarse similarity a lone terrain card's partner needs among the terrain cards: glare on a
 # card with little art (a flat colour, one pictogram) takes a true one to 0.45-0.55 (tuning photos 0.52+)
 PARTNER_MARGIN = 0.05  # ... over the next terrain card (tuning photos' true partners 0.09+)
@@ -203,7 +205,7 @@ class CardReader:
         clutter = _clutter(detection, cards)
         if not clutter:  # a card the partner reading adds only covers more
             cards = self._with_partner(frame, cards)
-        return FrameReading(tuple(cards), clutter)
+        return FrameReading(tuple(one_per_place(cards)), clutter)
 
     def _with_partner(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
         """The readings with a lone named terrain card's refused partner named among the terrain cards
@@ -358,6 +360,20 @@ def pieces_refused(cards: list[CardReading]) -> list[CardReading]:
     areas = [quad_area(np.array(r.corners)) if r.card is not None else 0.0 for r in cards]
     largest = max(areas, default=0.0)
     return [_refused(r) if r.card is not None and a < PIECE_AREA * largest else r for r, a in zip(cards, areas, strict=True)]
+
+
+def one_per_place(cards: list[CardReading]) -> list[CardReading]:
+    """The readings with one card per place: an outline two candidates led to is named once, and a
+    refused outline lying mostly on a named card (covered over PIECE_COVERED) is a piece of it, not
+    a card the frame waits on (an inkwash "any" card's panel read both as a piece and, wrapped, as
+    the card; its pair logged as three "any" cards and an unnamed one)."""
+    named = sorted((r for r in cards if r.card is not None), key=lambda r: -r.confidence)
+    kept: list[CardReading] = []
+    for r in named:
+        if all(r.card != k.card or iou(np.array(r.corners), np.array(k.corners)) <= SAME_PLACE for k in kept):
+            kept.append(r)
+    return [r for r in cards if any(r is k for k in kept) or (r.card is None and all(
+        covered(np.array(r.corners), np.array(k.corners)) <= PIECE_COVERED for k in kept))]
 
 
 def _refused(reading: CardReading) -> CardReading:
