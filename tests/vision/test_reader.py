@@ -363,19 +363,19 @@ def test_pieces_are_judged_against_the_largest_named_card_only() -> None:
     assert judged[1].confidence < 0.5
 
 
-def _card_at(x: float, card: str | None, confidence: float = 0.9, size: float = 1.0) -> CardReading:
+def _read_at(x: float, card: str | None, confidence: float = 0.9, size: float = 1.0) -> CardReading:
     """A reading of a card 100x140 px (times size) with its top-left at (x, 10)."""
     w, h = 100.0 * size, 140.0 * size
     return CardReading(card, confidence, ((x, 10.0), (x + w, 10.0), (x + w, 10.0 + h), (x, 10.0 + h)))
 
 
 @pytest.mark.parametrize(("cards", "kept"), [
-    ([_card_at(0, "any"), _card_at(0, "any"), _card_at(102, "any")], ["any", "any"]),  # one outline found twice
-    ([_card_at(0, "any", 0.7), _card_at(3, "any", 1.0), _card_at(102, "desert")], ["any", "desert"]),
-    ([_card_at(0, "water"), _card_at(102, "water")], ["water", "water"]),  # two of a kind, touching
-    ([_card_at(20, None, 0.4, 0.5), _card_at(0, "forest")], ["forest"]),  # a refused piece of a named card
-    ([_card_at(0, None, 0.4), _card_at(102, "forest")], [None, "forest"]),  # a refused card beside a named one
-    ([_card_at(0, None, 0.4), _card_at(0, None, 0.3)], [None, None]),  # refusals are never merged
+    ([_read_at(0, "any"), _read_at(0, "any"), _read_at(102, "any")], ["any", "any"]),  # one outline found twice
+    ([_read_at(0, "any", 0.7), _read_at(3, "any", 1.0), _read_at(102, "desert")], ["any", "desert"]),
+    ([_read_at(0, "water"), _read_at(102, "water")], ["water", "water"]),  # two of a kind, touching
+    ([_read_at(20, None, 0.4, 0.5), _read_at(0, "forest")], ["forest"]),  # a refused piece of a named card
+    ([_read_at(0, None, 0.4), _read_at(102, "forest")], [None, "forest"]),  # a refused card beside a named one
+    ([_read_at(0, None, 0.4), _read_at(0, None, 0.3)], [None, None]),  # refusals are never merged
 ])
 def test_each_place_holds_one_card(cards: list[CardReading], kept: list[str | None]) -> None:
     """A card two candidates led to is named once, the surer reading kept; a refused outline lying on a
@@ -385,7 +385,7 @@ def test_each_place_holds_one_card(cards: list[CardReading], kept: list[str | No
 
 def test_of_one_card_found_twice_the_surer_reading_is_kept() -> None:
     """Two outlines of one place naming one card: the one named with more confidence stays."""
-    unsure, sure = _card_at(0, "any", 0.7), _card_at(3, "any", 1.0)
+    unsure, sure = _read_at(0, "any", 0.7), _read_at(3, "any", 1.0)
     assert one_per_place([unsure, sure]) == [sure]
 
 
