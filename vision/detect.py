@@ -175,6 +175,7 @@ def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.
     # Each colour's spread: the 90th percentile of its pixels' distance (a card in the band is an outlier)
     own = ((band - centres[labels]) ** 2).sum(axis=1)
     table = np.zeros((h, w), bool)
+    channels = cv2.split(smooth)  # looked up one channel at a time: no strided sums over interleaved channels
     for k, centre in enumerate(centres):
         if shares[k] < min_share:
             continue  # not the table's own colour: a card or an arm reaching into the border band
@@ -182,8 +183,9 @@ def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.
         spread2 = max(TABLE_SPREAD_MIN**2, float(np.partition(mine, int(0.9 * (len(mine) - 1)))[int(0.9 * (len(mine) - 1))])) \
             if len(mine) else TABLE_SPREAD_MIN**2
         # Each channel's squared distance from the centre depends on the pixel's level alone: looked up.
-        square = cv2.LUT(smooth, (UNIT_LEVELS - centre) ** 2)
-        d2 = square[..., 0] + square[..., 1] + square[..., 2]
+        levels = (UNIT_LEVELS - centre) ** 2
+        d2 = cv2.LUT(channels[0], levels[..., 0].copy()) + cv2.LUT(channels[1], levels[..., 1].copy()) \
+            + cv2.LUT(channels[2], levels[..., 2].copy())
         table |= d2 <= TABLE_DISTANCE**2 * spread2
     mask = cv2.resize((~table).astype(np.uint8) * 255, (colour_u8.shape[1], colour_u8.shape[0]),
                       interpolation=cv2.INTER_LINEAR)
