@@ -89,10 +89,15 @@ class Detection:
 
     candidates: tuple[Candidate, ...]
     clutter: bool
-    grad: Gradient = field(repr=False)  # the work copy's colour gradient (vision.beside)
+    gradient: Callable[[], Gradient] = field(repr=False)  # the work copy's colour gradient (vision.beside), made on first call
     per_px: np.ndarray = field(repr=False)  # frame px per work px, (x, y)
     off_table: bool = False  # a card-sized blob off the table's colours was seen (an empty table shows none)
     strays: tuple[np.ndarray, ...] = field(default=(), repr=False)  # hand-like blobs off the table's colours (work px)
+
+    @property
+    def grad(self) -> Gradient:
+        """The work copy's colour gradient, float32 (vision.beside)."""
+        return self.gradient()
 
     def clutter_beside(self, quads: list[np.ndarray]) -> bool:
         """Whether something else is in view once these outlines (frame px) are counted as cards too:
@@ -336,11 +341,11 @@ def _to_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray], colour_u8: np.
     return replace(cand, hypotheses=hyps, support=min(edge_support(colour_u8, q) for q in hyps[0]))
 
 
-def _rims(hyps: tuple[tuple[np.ndarray, ...], ...], grad: tuple[np.ndarray, np.ndarray],
+def _rims(hyps: tuple[tuple[np.ndarray, ...], ...], gradient: Callable[[], Gradient],
           per_px: np.ndarray) -> tuple[tuple[np.ndarray, ...], ...]:
     """Each one-card outline (work px) moved out onto a rim around it, where there is one, in frame
     px: what the reader reads when no outline as found looks like a card (Candidate.outer)."""
-    moved = tuple((out,) for hyp in hyps if len(hyp) == 1 if (out := panel_rim(grad, hyp[0])) is not None)
+    moved = tuple((out,) for hyp in hyps if len(hyp) == 1 if (out := panel_rim(gradient(), hyp[0])) is not None)
     return _in_frame(moved, per_px)
 
 
@@ -378,7 +383,8 @@ def detect(frame: np.ndarray) -> Detection:
     dx, dy = colour_gradient(colour_u8)
     edges = cache(lambda level: cv2.Canny(dx, dy, *EDGE_LEVELS[level]))  # only the cues that run pay for theirs
     period = cloth_period(edges(1), dx, dy)
-    grad = (dx.astype(np.float32), dy.astype(np.float32))
+    # float32 for sampling between pixels, made only when an outline is snapped or moved: most frames need none
+    gradient = cache(lambda: (dx.astype(np.float32), dy.astype(np.float32)))
     table_blobs = _card_sized(table_mask(colour_u8), frame_area)
     explained = False
     for level in CUE_ORDER + (WIPED_CUE,) + ((CLOTH_CUE,) if period else (BRIDGED_CUE,)):
@@ -398,7 +404,7 @@ def detect(frame: np.ndarray) -> Detection:
         elif level == CLOTH_CUE:
             outlined = [q for c in everything if c.support >= MIN_SUPPORT for q in c.hypotheses[0]]
             blobs = _card_sized(cloth_mask(colour_u8, period, outlined), frame_area)
-            fit = partial(_cloth_cards, frame_area=frame_area, colour_u8=colour_u8, grad=grad, period=period)
+            fit = partial(_cloth_cards, frame_area=frame_area, colour_u8=colour_u8, grad=gradient(), period=period)
         else:
             blobs = table_blobs  # found once: the early stop asks of them after every cue
         # An edge map's blob may hold a plank seam the card's outline runs into. Not on checks: the
@@ -412,13 +418,13 @@ def detect(frame: np.ndarray) -> Detection:
         explained = explained or _all_settled(table_blobs, everything)
     kept = merge(everything)
     if period:  # on checks a card's outline is often lost in the net but its art's panel is not
-        kept = [_to_rim(c, grad, colour_u8) for c in kept]
-    kept = [with_stretches(c, grad) for c in kept]
+        kept = [_to_rim(c, gradient(), colour_u8) for c in kept]
+    kept = [with_stretches(c, gradient) for c in kept]
     clutter = _uncovered(strays, [q for c in kept for q in c.hypotheses[0]], colour_u8.shape[:2])
     per_px = np.array([w / colour_u8.shape[1], h / colour_u8.shape[0]])
     # Elsewhere a light card on a light table may show only its art's panel: its rim, in reserve
     # (made only when the reader asks: it seldom does).
     full = tuple(Candidate(_in_frame(c.hypotheses, per_px), c.support,
-                           None if period else partial(_rims, c.hypotheses, grad, per_px),
+                           None if period else partial(_rims, c.hypotheses, gradient, per_px),
                            _in_frame(c.wraps, per_px)) for c in kept)
-    return Detection(full, clutter, grad, per_px, off_table, tuple(strays))
+    return Detection(full, clutter, gradient, per_px, off_table, tuple(strays))
