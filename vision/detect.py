@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
-from vision.lattice import blob_rectangle, cloth_mask, cloth_period, panel_rim, rim, snap_to_checks
+from vision.lattice import blob_rectangle, checks_period, cloth_mask, panel_rim, rim, snap_to_checks
 from vision.merge import MIN_SUPPORT, merge, with_stretches
 from vision.sides import CHROMA_GAIN, UNIT_LEVELS, Gradient, colour_units, edge_support, quad_area
 
@@ -382,7 +382,7 @@ def detect(frame: np.ndarray) -> Detection:
     off_table = False
     dx, dy = colour_gradient(colour_u8)
     edges = cache(lambda level: cv2.Canny(dx, dy, *EDGE_LEVELS[level]))  # only the cues that run pay for theirs
-    period = cloth_period(edges(1), dx, dy)
+    period = checks_period(dx, dy, EDGE_LEVELS[1][0], partial(edges, 1))
     # float32 for sampling between pixels, made only when an outline is snapped or moved: most frames need none
     gradient = cache(lambda: (dx.astype(np.float32), dy.astype(np.float32)))
     table_blobs = _card_sized(table_mask(colour_u8), frame_area)
