@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
-from vision.lattice import blob_rectangle, cloth_mask, cloth_period, panel_rim, rim, snap_to_checks
+from vision.lattice import blob_rectangle, checks_period, cloth_mask, panel_rim, rim, snap_to_checks
 from vision.merge import MIN_SUPPORT, merge, with_stretches
 from vision.sides import CHROMA_GAIN, UNIT_LEVELS, Gradient, colour_units, edge_support, quad_area
 
@@ -88,10 +88,15 @@ class Detection:
 
     candidates: tuple[Candidate, ...]
     clutter: bool
-    grad: Gradient = field(repr=False)  # the work copy's colour gradient (vision.beside)
+    gradient: Callable[[], Gradient] = field(repr=False)  # the work copy's colour gradient (vision.beside), made on first call
     per_px: np.ndarray = field(repr=False)  # frame px per work px, (x, y)
     off_table: bool = False  # a card-sized blob off the table's colours was seen (an empty table shows none)
     strays: tuple[np.ndarray, ...] = field(default=(), repr=False)  # hand-like blobs off the table's colours (work px)
+
+    @property
+    def grad(self) -> Gradient:
+        """The work copy's colour gradient, float32 (vision.beside)."""
+        return self.gradient()
 
     def clutter_beside(self, quads: list[np.ndarray]) -> bool:
         """Whether something else is in view once these outlines (frame px) are counted as cards too:
@@ -124,14 +129,16 @@ def colour_gradient(colour_u8: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         gain = 1.0 if i == 0 else CHROMA_GAIN
         dx = cv2.Sobel(ch, cv2.CV_16S, 1, 0, scale=gain)
         dy = cv2.Sobel(ch, cv2.CV_16S, 0, 1, scale=gain)
-        mag = cv2.add(np.abs(dx), np.abs(dy))  # exact: a 3x3 Sobel of uint8 stays far from -32768
+        # numpy's add and maximum, not cv2's: OpenCV's int16 add and max run several times slower here, and
+        # no sum saturates (a 3x3 Sobel of uint8, chroma scaled, stays under 2600 each way)
+        mag = np.abs(dx) + np.abs(dy)
         if best_mag is None:
             best_dx, best_dy, best_mag = dx, dy, mag
             continue
         more = cv2.compare(mag, best_mag, cv2.CMP_GT)
         cv2.copyTo(dx, more, best_dx)
         cv2.copyTo(dy, more, best_dy)
-        best_mag = cv2.max(mag, best_mag)
+        best_mag = np.maximum(mag, best_mag)
     return best_dx, best_dy
 
 
@@ -172,6 +179,7 @@ def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.
     # Each colour's spread: the 90th percentile of its pixels' distance (a card in the band is an outlier)
     own = ((band - centres[labels]) ** 2).sum(axis=1)
     table = np.zeros((h, w), bool)
+    channels = cv2.split(smooth)  # looked up one channel at a time: no strided sums over interleaved channels
     for k, centre in enumerate(centres):
         if shares[k] < min_share:
             continue  # not the table's own colour: a card or an arm reaching into the border band
@@ -179,8 +187,9 @@ def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.
         spread2 = max(TABLE_SPREAD_MIN**2, float(np.partition(mine, int(0.9 * (len(mine) - 1)))[int(0.9 * (len(mine) - 1))])) \
             if len(mine) else TABLE_SPREAD_MIN**2
         # Each channel's squared distance from the centre depends on the pixel's level alone: looked up.
-        square = cv2.LUT(smooth, (UNIT_LEVELS - centre) ** 2)
-        d2 = square[..., 0] + square[..., 1] + square[..., 2]
+        levels = (UNIT_LEVELS - centre) ** 2
+        d2 = cv2.LUT(channels[0], levels[..., 0].copy()) + cv2.LUT(channels[1], levels[..., 1].copy()) \
+            + cv2.LUT(channels[2], levels[..., 2].copy())
         table |= d2 <= TABLE_DISTANCE**2 * spread2
     mask = cv2.resize((~table).astype(np.uint8) * 255, (colour_u8.shape[1], colour_u8.shape[0]),
                       interpolation=cv2.INTER_LINEAR)
@@ -335,11 +344,11 @@ def _to_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray], colour_u8: np.
     return replace(cand, hypotheses=hyps, support=min(edge_support(colour_u8, q) for q in hyps[0]))
 
 
-def _rims(hyps: tuple[tuple[np.ndarray, ...], ...], grad: tuple[np.ndarray, np.ndarray],
+def _rims(hyps: tuple[tuple[np.ndarray, ...], ...], gradient: Callable[[], Gradient],
           per_px: np.ndarray) -> tuple[tuple[np.ndarray, ...], ...]:
     """Each one-card outline (work px) moved out onto a rim around it, where there is one, in frame
     px: what the reader reads when no outline as found looks like a card (Candidate.outer)."""
-    moved = tuple((out,) for hyp in hyps if len(hyp) == 1 if (out := panel_rim(grad, hyp[0])) is not None)
+    moved = tuple((out,) for hyp in hyps if len(hyp) == 1 if (out := panel_rim(gradient(), hyp[0])) is not None)
     return _in_frame(moved, per_px)
 
 
@@ -376,8 +385,9 @@ def detect(frame: np.ndarray) -> Detection:
     off_table = False
     dx, dy = colour_gradient(colour_u8)
     edges = cache(lambda level: cv2.Canny(dx, dy, *EDGE_LEVELS[level]))  # only the cues that run pay for theirs
-    period = cloth_period(edges(1), dx, dy)
-    grad = (dx.astype(np.float32), dy.astype(np.float32))
+    period = checks_period(dx, dy, EDGE_LEVELS[1][0], partial(edges, 1))
+    # float32 for sampling between pixels, made only when an outline is snapped or moved: most frames need none
+    gradient = cache(lambda: (dx.astype(np.float32), dy.astype(np.float32)))
     table_blobs = _card_sized(table_mask(colour_u8), frame_area)
     explained = False
     for level in CUE_ORDER + (WIPED_CUE,) + ((CLOTH_CUE,) if period else (BRIDGED_CUE,)):
@@ -397,7 +407,7 @@ def detect(frame: np.ndarray) -> Detection:
         elif level == CLOTH_CUE:
             outlined = [q for c in everything if c.support >= MIN_SUPPORT for q in c.hypotheses[0]]
             blobs = _card_sized(cloth_mask(colour_u8, period, outlined), frame_area)
-            fit = partial(_cloth_cards, frame_area=frame_area, colour_u8=colour_u8, grad=grad, period=period)
+            fit = partial(_cloth_cards, frame_area=frame_area, colour_u8=colour_u8, grad=gradient(), period=period)
         else:
             blobs = table_blobs  # found once: the early stop asks of them after every cue
         # An edge map's blob may hold a plank seam the card's outline runs into. Not on checks: the
@@ -411,13 +421,13 @@ def detect(frame: np.ndarray) -> Detection:
         explained = explained or _all_settled(table_blobs, everything)
     kept = merge(everything)
     if period:  # on checks a card's outline is often lost in the net but its art's panel is not
-        kept = [_to_rim(c, grad, colour_u8) for c in kept]
-    kept = [with_stretches(c, grad) for c in kept]
+        kept = [_to_rim(c, gradient(), colour_u8) for c in kept]
+    kept = [with_stretches(c, gradient) for c in kept]
     clutter = _uncovered(strays, [q for c in kept for q in c.hypotheses[0]], colour_u8.shape[:2])
     per_px = np.array([w / colour_u8.shape[1], h / colour_u8.shape[0]])
     # Elsewhere a light card on a light table may show only its art's panel: its rim, in reserve
     # (made only when the reader asks: it seldom does).
     full = tuple(Candidate(_in_frame(c.hypotheses, per_px), c.support,
-                           None if period else partial(_rims, c.hypotheses, grad, per_px),
+                           None if period else partial(_rims, c.hypotheses, gradient, per_px),
                            _in_frame(c.wraps, per_px)) for c in kept)
-    return Detection(full, clutter, grad, per_px, off_table, tuple(strays))
+    return Detection(full, clutter, gradient, per_px, off_table, tuple(strays))

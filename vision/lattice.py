@@ -19,6 +19,8 @@ A card laid square to the checks keeps its sides on check edges, and may then sn
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -79,6 +81,17 @@ def cloth_period(weak_edges: np.ndarray, dx: np.ndarray, dy: np.ndarray) -> floa
     if window.max() > ONE_WAY * edges:
         return None
     return float(np.clip(EDGES_PER_PERIOD / density, *PERIOD_PX))
+
+
+def checks_period(dx: np.ndarray, dy: np.ndarray, low: float, weak_edges: Callable[[], np.ndarray]) -> float | None:
+    """cloth_period of the Canny edges of this low threshold that weak_edges makes, made only when the
+    band could be dense with them: Canny marks only pixels whose gradient size (|dx| + |dy|) exceeds
+    its low threshold, so a band with fewer such pixels than DENSE of its own is no texture (plain felt)."""
+    strips = _band_strips(dx.shape)
+    above = sum(int(np.count_nonzero(np.abs(dx[s]) + np.abs(dy[s]) > np.floor(low))) for s in strips)
+    if above / float(sum(dx[s].size for s in strips)) < DENSE:
+        return None
+    return cloth_period(weak_edges(), dx, dy)
 
 
 def _features(colour_u8: np.ndarray, sigma: float) -> np.ndarray:

@@ -10,6 +10,7 @@ for a card (a set-up card's dark header lost in the table) is kept lengthened at
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
@@ -82,11 +83,12 @@ def _beside(cand: Candidate, known: list[np.ndarray]) -> Candidate | None:
     return Candidate(tuple(hyps), cand.support) if hyps else None
 
 
-def with_stretches(cand: Candidate, grad: Gradient) -> Candidate:
+def with_stretches(cand: Candidate, gradient: Callable[[], Gradient]) -> Candidate:
     """A candidate with its one-card first outline, if too short for a card, lengthened at either
-    end and snapped onto the edges there, among its wraps."""
+    end and snapped onto the edges there, among its wraps (gradient: makes the frame's gradient,
+    which only a short outline needs)."""
     first = cand.hypotheses[0]
     if len(first) != 1:
         return cand
-    more = tuple((snap(grad, q, STRETCH_SNAP * short_side(q)),) for q in stretched(first[0]))
+    more = tuple((snap(gradient(), q, STRETCH_SNAP * short_side(q)),) for q in stretched(first[0]))
     return replace(cand, wraps=cand.wraps + more) if more else cand

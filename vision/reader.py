@@ -238,9 +238,11 @@ class CardReader:
         used: set[int] = set()
         joins = []
         for members, outline in tilings([np.array(r.corners) for r in cards]):
-            if used.isdisjoint(members):
+            surest = max(cards[m].confidence for m in members)
+            # no reading is surer than a sure piece (confidence 1, judge's most): that outline need not be read
+            if used.isdisjoint(members) and surest < 1.0:
                 reading = self.read_quad(frame, outline)
-                if reading.card is not None and reading.confidence > max(cards[m].confidence for m in members):
+                if reading.card is not None and reading.confidence > surest:
                     used.update(members)
                     joins.append(reading)
         return [r for i, r in enumerate(cards) if i not in used] + joins
