@@ -37,6 +37,17 @@ REFUSED_CONFIDENCE = 0.49  # the highest confidence of a refused card (named one
 PIECE_AREA = 0.4  # every card of the game is printed one size, and a camera tilted 20 degrees shows one at most
 # twice another's area across the frame: a card named at under 0.4 of another's area is a piece of a card
 # (a quarter of the "any" card's four-part panel, 0.22, looks like that terrain's own panel)
+NEAR_PIECE_AREA = 0.55  # two cards lying side by side are seen at nearly one scale: of 414 pairs at rest named
+# right (6 seen styles, 20 degree tilt) the smaller had 0.70+ of the larger's area, a partner outlined short of its
+# rim 0.60; a card's half (an "any" card's two top quarters, named "mountain") had 0.46-0.51 of the card beside it,
+# and half a card has nearly a card's aspect
+NEAR_REACH = 2.0  # centre distance, in square roots of the larger card's area, within which two cards lie side by
+# side (a pair 0.6 card widths apart: 1.8 at most; the 414 pairs above 1.78)
+PIECE_SMALLEST = 0.2  # share of a card's area the smallest piece of it outlined as a card shows (a quarter of the
+# "any" card's panel, 0.22): a refused outline over 1 / 0.2 times a named card's area is no card it is a piece of
+LIKE_A_CARD = 0.25  # confidence of a refused outline that looks like some card of the deck, if none surely (a
+# glared water card 0.42, half an "any" card 0.27-0.29): a patch of checks or grain outlined beside a pair reads
+# 0.00-0.11 and is no card to measure one by
 PIECE_COVERED = 0.5  # a refused outline lying this much on a named card shows a piece of it (two cards of a pair
 # only touch: one covers a few percent of the other at most)
 PARTNER_SCORE = 0.40  # coarse similarity a lone terrain card's partner needs among the terrain cards: glare on a
@@ -217,7 +228,7 @@ class CardReader:
         beside_it = np.array(named[0].corners)
         for i, reading in enumerate(cards):
             quad = np.array(reading.corners)
-            if reading.card is None and PIECE_AREA <= quad_area(quad) / quad_area(beside_it) <= 1 / PIECE_AREA \
+            if reading.card is None and alike_in_size(quad, beside_it) and alike_in_size(beside_it, quad) \
                     and covered(quad, beside_it) <= SAME_PLACE and (partner := self._partner(frame, quad)) is not None:
                 return cards[:i] + [partner] + cards[i + 1:]
         return cards
@@ -357,11 +368,26 @@ def _making_way(cards: list[CardReading], found: list[CardReading]) -> list[Card
             or all(iou(np.array(r.corners), np.array(n.corners)) <= SAME_PLACE for n in found)] + found
 
 
+def alike_in_size(quad: np.ndarray, other: np.ndarray) -> bool:
+    """Whether an outline is not a piece beside another card's: at least PIECE_AREA of its area anywhere
+    in the frame, and NEAR_PIECE_AREA where the two lie side by side (NEAR_REACH)."""
+    area, other_area = quad_area(quad), quad_area(other)
+    near = np.linalg.norm(quad.mean(axis=0) - other.mean(axis=0)) <= NEAR_REACH * np.sqrt(max(area, other_area))
+    return area >= (NEAR_PIECE_AREA if near else PIECE_AREA) * other_area
+
+
 def pieces_refused(cards: list[CardReading]) -> list[CardReading]:
-    """The readings with every named card far smaller than the largest named one refused (PIECE_AREA)."""
-    areas = [quad_area(np.array(r.corners)) if r.card is not None else 0.0 for r in cards]
-    largest = max(areas, default=0.0)
-    return [_refused(r) if r.card is not None and a < PIECE_AREA * largest else r for r, a in zip(cards, areas, strict=True)]
+    """The readings with every named card that is a piece beside another outline refused (alike_in_size):
+    beside any named card, or beside a refused one that looks like a card (LIKE_A_CARD) and is no bigger
+    than a card it could be a piece of (PIECE_SMALLEST): a patch of the table is no card to measure by."""
+    quads = [np.array(r.corners) for r in cards]
+    areas = [quad_area(q) for q in quads]
+
+    def piece(i: int) -> bool:
+        return any(not alike_in_size(quads[i], quads[j]) for j, r in enumerate(cards)
+                   if r.card is not None or (r.confidence >= LIKE_A_CARD and areas[j] * PIECE_SMALLEST <= areas[i]))
+
+    return [_refused(r) if r.card is not None and piece(i) else r for i, r in enumerate(cards)]
 
 
 def one_per_place(cards: list[CardReading]) -> list[CardReading]:

@@ -185,7 +185,8 @@ def mayors_pairs(reader: CardReader | None, style: str, seed: int, per_top: int)
     """The Mayor's two terrain cards at rest under the scanner's camera (its 768x432 stream, the cards
     25-45% of its height), on each held-out top, read with the style's enrolled deck: verdicts by top.
     Right means what the scanner logs: the two cards named in a clean frame (one flagged as having a
-    hand in view is counted refused, and also as unclean)."""
+    hand in view is counted refused, and also as unclean). Wrong is any wrong name, as score.py counts
+    it; "logged" counts those in a clean frame, which the scanner would log if the next frames agreed."""
     g = generator(style, "held-out", seed, "pairs")
     by_top: dict[str, Counter] = {}
     for top in HELD_OUT_TOPS:
@@ -196,6 +197,8 @@ def mayors_pairs(reader: CardReader | None, style: str, seed: int, per_top: int)
             v = verdict(pair, [r.card for r in reading.cards], len(reading.cards))
             if v == "correct" and reading.clutter:  # the voter waits for a frame with no hand in it: nothing is logged
                 v, c["unclean"] = "refused", c["unclean"] + 1
+            if v == "wrong" and reading.clean:  # a wrong name beside a refused outline is never logged; this one is
+                c["logged"] += 1
             c[v] += 1
             c["n"] += 1
     return by_top
@@ -273,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         total = sum(by_top.values(), Counter())
         print(f"== the Mayor's {style} pair at rest, {SCANNER_SIZE[0]}x{SCANNER_SIZE[1]}, held-out tops: {cell(total)}, "
               f"{100 * share(total):.1f}% right, {100 * share(total, 'wrong'):.2f}% wrong")
+        print(f"     named wrong in a clean frame (the scanner would log it): {total['logged']}")
         print("     by top: " + "; ".join(f"{top} {c['correct']}/{c['n']}" + (f" ({c['wrong']} wrong)" if c["wrong"] else "")
                                         + (f" ({c['unclean']} right but unclean)" if c["unclean"] else "")
                                         for top, c in by_top.items()))
