@@ -36,6 +36,7 @@ import numpy as np
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
 from vision.lattice import blob_rectangle, checks_period, cloth_mask, panel_rim, rim, snap_to_checks
 from vision.merge import MIN_SUPPORT, merge, with_stretches
+from vision.shrink import area_shrink
 from vision.sides import CHROMA_GAIN, UNIT_LEVELS, Gradient, colour_units, edge_support, quad_area
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
@@ -362,7 +363,7 @@ def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
     """The frame's YCrCb copy at WORK_HEIGHT (never enlarged), and the scale from frame to copy."""
     h, w = frame.shape[:2]
     scale = min(1.0, WORK_HEIGHT / h)
-    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    small = area_shrink(frame, (round(w * scale), round(h * scale)))  # cv2's INTER_AREA, byte for byte
     return cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb), scale
 
 
