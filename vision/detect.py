@@ -36,6 +36,7 @@ import numpy as np
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
 from vision.lattice import blob_rectangle, checks_period, cloth_mask, panel_rim, rim, snap_to_checks
 from vision.merge import MIN_SUPPORT, merge, with_stretches
+from vision.shrink import area_shrink
 from vision.sides import CHROMA_GAIN, UNIT_LEVELS, Gradient, colour_units, edge_support, quad_area
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
@@ -124,21 +125,22 @@ def colour_gradient(colour_u8: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     One gradient for all channels, so each edge strength needs one Canny pass, not three.
     """
     blurred = cv2.GaussianBlur(colour_u8, (5, 5), 0)
-    best_dx = best_dy = best_mag = None
-    for i, ch in enumerate(cv2.split(blurred)):
-        gain = 1.0 if i == 0 else CHROMA_GAIN
-        dx = cv2.Sobel(ch, cv2.CV_16S, 1, 0, scale=gain)
-        dy = cv2.Sobel(ch, cv2.CV_16S, 0, 1, scale=gain)
-        # numpy's add and maximum, not cv2's: OpenCV's int16 add and max run several times slower here, and
-        # no sum saturates (a 3x3 Sobel of uint8, chroma scaled, stays under 2600 each way)
-        mag = np.abs(dx) + np.abs(dy)
-        if best_mag is None:
-            best_dx, best_dy, best_mag = dx, dy, mag
-            continue
+    lightness, *chroma = cv2.split(blurred)
+    # Lightness is not scaled: both 3x3 Sobels in one pass, the same int16 values (same reflected border)
+    best_dx, best_dy = cv2.spatialGradient(lightness)
+    # numpy's add and maximum, not cv2's: OpenCV's int16 add and max run several times slower here, and
+    # no sum saturates (a 3x3 Sobel of uint8, chroma scaled, stays under 2600 each way)
+    best_mag = np.abs(best_dx)
+    best_mag += np.abs(best_dy)
+    for ch in chroma:
+        dx = cv2.Sobel(ch, cv2.CV_16S, 1, 0, scale=CHROMA_GAIN)
+        dy = cv2.Sobel(ch, cv2.CV_16S, 0, 1, scale=CHROMA_GAIN)
+        mag = np.abs(dx)
+        mag += np.abs(dy)
         more = cv2.compare(mag, best_mag, cv2.CMP_GT)
         cv2.copyTo(dx, more, best_dx)
         cv2.copyTo(dy, more, best_dy)
-        best_mag = np.maximum(mag, best_mag)
+        np.maximum(mag, best_mag, out=best_mag)
     return best_dx, best_dy
 
 
@@ -362,7 +364,7 @@ def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
     """The frame's YCrCb copy at WORK_HEIGHT (never enlarged), and the scale from frame to copy."""
     h, w = frame.shape[:2]
     scale = min(1.0, WORK_HEIGHT / h)
-    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    small = area_shrink(frame, (round(w * scale), round(h * scale)))  # cv2's INTER_AREA, byte for byte
     return cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb), scale
 
 
