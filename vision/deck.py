@@ -162,7 +162,11 @@ class Deck:
             for j, f in zip(members, flips, strict=True):
                 family_of[j] = family
                 turned[j] = f
-        return family_of, turned
+        # A photo of a twin unlike the family (its own tiles, a skewed outline) is no member to learn
+        # from, but a card it fits best is still one of the twins: told among them, not named past their
+        # test (a tiled painted "any" card named mountain by the one mountain photo outside the family)
+        of_card = {int(self._ref_card[j]): f for j, f in enumerate(family_of) if f is not None}
+        return [f if f is not None else of_card.get(int(self._ref_card[j])) for j, f in enumerate(family_of)], turned
 
     def upright(self, card: str, image: np.ndarray) -> np.ndarray:
         """Turn a canonical image of card 180° if that matches the deck's references of it better."""
