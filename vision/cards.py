@@ -55,6 +55,17 @@ def blue_points(card: str) -> int:
     return BLUE_POINTS[face.letter][face.number - 1]
 
 
+def shown_marks(card: str) -> tuple[str, ...]:
+    """What a card shows at each of its marks that a twin may show too: a set-up card's ten letters
+    by place on the ring, a blue bonus card's letter, badge and points; any other card only itself."""
+    face = _FACES[card]
+    if face.letters is not None:
+        return tuple(f"{place}:{letter}" for place, letter in enumerate(face.letters))
+    if face.kind is CardKind.BLUE:
+        return (f"letter:{face.letter}", f"badge:{face.number}", f"points:{blue_points(card)}")
+    return (card,)
+
+
 class CardKind(Enum):
     """The four kinds of card the companion reads."""
 

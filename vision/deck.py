@@ -158,7 +158,8 @@ class Deck:
             template = np.mean([align_image(im) for im in images], axis=0).astype(np.float32)
             images = [align_to(im, template, REFERENCE_ALIGN_CRITERIA, cv2.MOTION_HOMOGRAPHY, coarse=True) for im in images]  # outlines are never exact
             template = np.mean([align_image(im) for im in images], axis=0).astype(np.float32)
-            family = Family.learn(np.array(members), template, asymmetry, self._ref_card[members], images)
+            family = Family.learn(np.array(members), template, asymmetry, self._ref_card[members], images,
+                                  self.cards)
             for j, f in zip(members, flips, strict=True):
                 family_of[j] = family
                 turned[j] = f
@@ -247,7 +248,7 @@ class Deck:
         named twin there, 0 halfway to the other. The smallest such lead is the margin. Returns the card index, that
         margin, and how well the card's detail matches the named twin's (fine or mid scale).
         """
-        aligned = align_to(image, family.template)
+        aligned = family.align(image)
         fine, mid = fine_vector(aligned), mid_vector(aligned)
         twins = family.seen_like(resolution, sharpness(aligned))
         beats = twins.regions.beats(glyph_vector(aligned)) + FAMILY_COLOUR_WEIGHT * (colour[:, None] - colour[None, :])
