@@ -160,6 +160,8 @@ def test_the_console_keeps_the_turn_above_the_fold_and_the_table_display_scores_
             assert mayor.evaluate(BOTTOM_JS, selector) <= TABLE["height"], selector
         mayor.screenshot(path=str(SHOTS / "mayor-landscape.png"))
         mayor.click("#camera-title")  # fold the camera away; it stays folded on this browser
+        # <details> fires "toggle" as a task after the click: a reload at once could beat it under load
+        mayor.wait_for_function("() => localStorage.getItem('tucana-camera-folded') === 'true'")
         mayor.reload()
         mayor.wait_for_selector("#play", state="visible")
         assert mayor.evaluate("() => document.getElementById('camera-panel').open") is False
