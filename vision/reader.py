@@ -55,9 +55,6 @@ PARTNER_SCORE = 0.40  # coarse similarity a lone terrain card's partner needs am
 PARTNER_MARGIN = 0.05  # ... over the next terrain card (tuning photos' true partners 0.09+)
 PARTNER_DETAIL = 0.65  # ... and the detail it always needs: true partners under glare 0.68+ (tuning photos), a card
 # back, another game's card, a bonus or set-up card laid beside a terrain card 0.50 at most (4 styles, 400 frames)
-SETUP_MIN_RESOLUTION = 0.72  # frame px per canonical px (a 127 px long side) under which a set-up card is refused
-# (letters 5-6 px tall; the console offers the 13 by hand): seen styles' set-up cards read whole, 1248 photos, seeds
-# 20261160-51: the 6 named wrong were 86-123 px long; of 1002 named right, 205 were under 128 px
 MIN_FRAME_PX = 64  # shortest frame side read: a smallest card (1.2% of the frame) is then ~7 px wide
 
 
@@ -188,8 +185,6 @@ class CardReader:
         if accept and match.fine_margin is not None and match.fine_margin < CLEAR_FINE_MARGIN \
                 and not self._steady(frame, quad, match.card):
             accept, confidence = False, REFUSED_CONFIDENCE
-        if accept and setup_letters(match.card) is not None and resolution(quad) < SETUP_MIN_RESOLUTION:
-            accept, confidence = False, REFUSED_CONFIDENCE  # letters too small to tell: a guess
         return _reading(match, quad, match.card if accept else None, confidence), match
 
     def _steady(self, frame: np.ndarray, quad: np.ndarray, card: str) -> bool:

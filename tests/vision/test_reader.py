@@ -426,16 +426,3 @@ def test_a_quarter_of_the_any_card_beside_a_refused_card_is_not_named(inkwash_te
     photo = pair_at_rest("inkwash", ["any", "water"], 79, TableTop.CHECK_BLUE)
     reading = inkwash_terrain_reader.read(photo.image)
     assert set(reading.named) <= {"any", "water"}
-
-
-@pytest.mark.parametrize(("share", "named"), [(0.20, False), (0.24, False), (0.30, True), (0.40, True)])
-def test_a_set_up_card_too_small_to_read_its_letters_is_refused_never_named(share: float, named: bool) -> None:
-    """A set-up card under 127 px long (here 91-120 px of a 480 px frame) shows its letters 5-6 px
-    tall: it is refused (the console offers the 13 by hand); from 30% of the frame it is named."""
-    reader = CardReader(clear_deck("flat", SETUP_CARDS))
-    clear = PhotoConditions(frames=((640, 480),), card_height=(share - 0.01, share + 0.01), tilt_deg=(0.0, 0.0),
-                            tops=(TableTop.FELT_RED,), optics=Optics.clear())
-    for seed, card in enumerate(("setup-03", "setup-09", "setup-12")):
-        photo = take_photo([Thing(card_face("flat", card), card, card)], np.random.default_rng(40 + seed), clear)
-        reading = reader.read_quad(photo.image, np.array(photo.seen[0].corners))
-        assert reading.card == (card if named else None)
