@@ -97,9 +97,7 @@ class Family:
         the template better: an alignment may run off (a glared, blurred gilded blue-E2 turned and
         skewed a third of the way off was named blue-D2 with a clear lead)."""
         aligned = align_to(image, self.template)
-        inner = _unit_rows(inner_part(self.template).reshape(1, -1) - self.template.mean())[0]
-        fits = [float(_unit_rows(g - g.mean())[0] @ inner)
-                for g in (inner_part(align_image(im)).reshape(1, -1) for im in (aligned, image))]
+        fits = _inner_rows([aligned, image]) @ _inner_rows([self.template])[0]
         return aligned if fits[0] >= fits[1] else image
 
     def seen_at(self, resolution: float) -> Layouts:
@@ -237,10 +235,8 @@ def in_line(aligned: Sequence[np.ndarray], owner: np.ndarray, template: np.ndarr
     photo of its card look like the twin. Judged over the inner part the twins are compared over: a
     photo taken by the card's inner frame line has no rim, which alone made well-aligned photos of
     gilded blue cards agree 0.81-0.88, under their family's 0.96, and left four twins one photo."""
-    grey = np.stack([inner_part(align_image(im)).ravel() for im in aligned])
-    grey = _unit_rows(grey - grey.mean(axis=1, keepdims=True))
-    inner = inner_part(template).reshape(1, -1)
-    fit = grey @ _unit_rows(inner - inner.mean())[0]
+    grey = _inner_rows(aligned)
+    fit = grey @ _inner_rows([template])[0]
     agree = grey @ grey.T
     same = (owner[:, None] == owner[None, :]) & ~np.eye(len(owner), dtype=bool)
     best = np.where(same, agree, -np.inf).max(axis=1)  # -inf: no other photo of its card
@@ -253,6 +249,13 @@ def in_line(aligned: Sequence[np.ndarray], owner: np.ndarray, template: np.ndarr
         if len(photos) > 1 and best[photos].min() < typical - MISALIGNED_GAP:
             keep[photos[np.argmin(np.where(best[photos] < typical - MISALIGNED_GAP, fit[photos], np.inf))]] = False
     return keep
+
+
+def _inner_rows(images: Sequence[np.ndarray]) -> np.ndarray:
+    """Each card image (canonical, or an align_image template) as its inner_part at 1 mm: a zero-mean,
+    unit-norm row, so that rows' dot products are correlations."""
+    grey = np.stack([inner_part(align_image(im)).ravel() for im in images])
+    return _unit_rows(grey - grey.mean(axis=1, keepdims=True))
 
 
 def _marks(means: np.ndarray, error: np.ndarray) -> np.ndarray:
