@@ -21,7 +21,8 @@ import numpy as np
 
 POOL_EXPLAINED = 0.8  # share of the variance of the twins' means over a mark that grouping them by one
 # field (the letter at one place) must explain for the mark to be pooled by it: a random grouping of 13
-# cards into 5 letters explains about a third, photo noise leaves the true field short of 1
+# cards into 5 letters explains about a third, photo noise leaves the true field short of 1 (at 0.65 the seen styles'
+# 2496 set-up and blue photos, seeds 20261160-51, read the same but one)
 
 
 @dataclass(frozen=True, eq=False)
