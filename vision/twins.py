@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -97,8 +98,13 @@ class Family:
         the template better: an alignment may run off (a glared, blurred gilded blue-E2 turned and
         skewed a third of the way off was named blue-D2 with a clear lead)."""
         aligned = align_to(image, self.template)
-        fits = _inner_rows([aligned, image]) @ _inner_rows([self.template])[0]
+        fits = _inner_rows([aligned, image]) @ self._template_row
         return aligned if fits[0] >= fits[1] else image
+
+    @cached_property
+    def _template_row(self) -> np.ndarray:
+        """The template as an _inner_rows row: made once, not on every card aligned."""
+        return _inner_rows([self.template])[0]
 
     def seen_at(self, resolution: float) -> Layouts:
         """The twins as a card seen at this resolution (frame px per canonical px) shows them: the
