@@ -64,15 +64,9 @@ def four_sided(points: np.ndarray) -> np.ndarray | None:
 
 def refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     """Move corners to where straight lines fitted along each side meet (rounded corners cut in)."""
-    pts = contour.reshape(-1, 2).astype(np.float64)
-    ab = following(quad) - quad  # each side, corner to next corner
-    length = np.sqrt((ab**2).sum(axis=1))
-    rel = pts[None] - quad[:, None]  # (side, point, xy): all four sides at once, this runs for every blob
-    t = np.einsum("spk,sk->sp", rel, ab) / (length**2)[:, None]
-    off = np.abs(ab[:, None, 0] * rel[..., 1] - ab[:, None, 1] * rel[..., 0]) / length[:, None]
-    # the side's middle, near the side: a rounded corner or the next side must not bend the line
-    near = (t > 0.15) & (t < 0.85) & (off < np.maximum(2.0, 0.02 * length)[:, None])
-    if (near.sum(axis=1) < 5).any():
+    pts = contour.reshape(-1, 2)
+    near = _along_sides(quad, pts)
+    if near is None:
         return quad
     lines = []
     for side in near:
@@ -83,6 +77,22 @@ def refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
         return quad
     refined = np.array(out)
     return refined if np.abs(refined - quad).max() < 0.1 * cv2.arcLength(quad.astype(np.float32), True) else quad
+
+
+def _along_sides(quad: np.ndarray, pts: np.ndarray) -> np.ndarray | None:
+    """Which outline points (n x 2) lie along each side's middle, near the side (4 x n): a rounded
+    corner or the next side must not bend a fitted line; None when a side has fewer than 5."""
+    ab = following(quad) - quad  # each side, corner to next corner
+    length = np.sqrt((ab**2).sum(axis=1))
+    # x and y apart, all four sides at once (side, point): numpy is slow on a trailing axis of two,
+    # and this runs for every blob. The same products and sums as a dot product over that axis.
+    ax, ay = ab[:, 0, None], ab[:, 1, None]
+    rx = pts[:, 0].astype(np.float64)[None] - quad[:, 0, None]
+    ry = pts[:, 1].astype(np.float64)[None] - quad[:, 1, None]
+    t = (rx * ax + ry * ay) / (length**2)[:, None]
+    off = np.abs(ax * ry - ay * rx) / length[:, None]
+    near = (t > 0.15) & (t < 0.85) & (off < np.maximum(2.0, 0.02 * length)[:, None])
+    return None if (near.sum(axis=1) < 5).any() else near
 
 
 def split(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -46,6 +46,19 @@ def colour_units(colour_u8: np.ndarray) -> np.ndarray:
 def intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray,
               parallel: float = 1e-9) -> np.ndarray | None:
     """Where the lines p + s*u and q + r*v meet, or None when |u x v| < parallel (about parallel)."""
+    if np.result_type(p, u, q, v) != np.float64:  # float32 lines keep numpy's float32 arithmetic
+        return _intersect_any(p, u, q, v, parallel)
+    # Python floats, not numpy scalars: the same double arithmetic without numpy's per-element overhead
+    (px, py), (ux, uy), (qx, qy), (vx, vy) = p.tolist(), u.tolist(), q.tolist(), v.tolist()
+    det = ux * -vy - uy * -vx
+    if abs(det) < parallel:
+        return None
+    s = ((qx - px) * -vy - (qy - py) * -vx) / det
+    return np.array([px + s * ux, py + s * uy])
+
+
+def _intersect_any(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray, parallel: float) -> np.ndarray | None:
+    """intersect in the lines' own dtype."""
     det = u[0] * -v[1] - u[1] * -v[0]
     if abs(det) < parallel:
         return None
@@ -93,12 +106,6 @@ def covered(a: np.ndarray, b: np.ndarray) -> float:
     return inter / max(area_a, 1e-6)
 
 
-def sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Bilinear samples of an image at float points, shape (n, channels)."""
-    xy = pts.astype(np.float32).reshape(-1, 1, 2)
-    return cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(len(pts), -1)
-
-
 _SUPPORT_T = (np.arange(SUPPORT_SAMPLES) + 0.5) / SUPPORT_SAMPLES * 0.8 + 0.1  # keep off the rounded corners
 _SIDE_T = np.linspace(*SIDE_SPAN, SIDE_SAMPLES)
 
@@ -107,19 +114,41 @@ def edge_support(colour_u8: np.ndarray, quad: np.ndarray) -> float:
     """Share of a quad's outline where the colour just inside differs from just outside (0..1)."""
     h, w = colour_u8.shape[:2]
     offset = max(1.5, STEP_OFFSET * short_side(quad))
-    a, b = quad, following(quad)
-    normal = normals_out(quad)[:, None, :]
-    pts = a[:, None, :] + _SUPPORT_T[None, :, None] * (b - a)[:, None, :]  # (side, sample, xy)
-    pin, pout = (pts - offset * normal).reshape(-1, 2), (pts + offset * normal).reshape(-1, 2)
-    ok = (pout[:, 0] >= 0) & (pout[:, 0] <= w - 1) & (pout[:, 1] >= 0) & (pout[:, 1] <= h - 1)
+    a, b, n = quad, following(quad), normals_out(quad)
+    # x and y apart, (side, sample): numpy is slow on a trailing axis of two
+    along = [a[:, i, None] + _SUPPORT_T[None, :] * (b - a)[:, i, None] for i in (0, 1)]
+    pin = [(p - offset * n[:, i, None]).ravel() for i, p in enumerate(along)]
+    pout = [(p + offset * n[:, i, None]).ravel() for i, p in enumerate(along)]
+    ok = (pout[0] >= 0) & (pout[0] <= w - 1) & (pout[1] >= 0) & (pout[1] <= h - 1)
     if not ok.any():
         return 0.0
-    step = colour_units(sample(colour_u8, pin[ok])) - colour_units(sample(colour_u8, pout[ok]))
+    # inside and outside in one remap: each bilinear sample stands alone
+    mx, my = (np.concatenate([pin[i][ok], pout[i][ok]]).astype(np.float32)[:, None] for i in (0, 1))
+    both = cv2.remap(colour_u8, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    units = colour_units(both.reshape(len(mx), -1))
+    step = units[: len(units) // 2] - units[len(units) // 2:]
     return float(np.mean(np.linalg.norm(step, axis=1) >= STEP_MIN))
 
 
 def normals_out(quad: np.ndarray) -> np.ndarray:
     """Unit normals (4x2) of a quad's sides, each from a corner to the next, pointing away from its centre."""
+    if quad.dtype != np.float64:
+        return _normals_out_any(quad)
+    d = following(quad) - quad
+    lengths = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-6).tolist()
+    # Python floats for the rest: numpy's double arithmetic on a 4x2 array, without its per-call overhead
+    pts = quad.tolist()
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = pts
+    cx, cy = (((x0 + x1) + x2) + x3) / 4, (((y0 + y1) + y2) + y3) / 4  # numpy's mean adds the rows in turn
+    out = []
+    for (ax, ay), (bx, by), (dx, dy), length in zip(pts, pts[1:] + pts[:1], d.tolist(), lengths, strict=True):
+        nx, ny = -dy / length, dx / length
+        out.append((nx, ny) if nx * ((ax + bx) / 2 - cx) + ny * ((ay + by) / 2 - cy) >= 0 else (-nx, -ny))
+    return np.array(out)
+
+
+def _normals_out_any(quad: np.ndarray) -> np.ndarray:
+    """normals_out in the quad's own dtype."""
     a, b = quad, following(quad)
     d = b - a
     n = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-6)[:, None]
