@@ -97,7 +97,8 @@ def _along_sides(quad: np.ndarray, pts: np.ndarray) -> np.ndarray | None:
 
 def split(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Cut a quad in two across its long sides' midpoints."""
-    q = quad if np.linalg.norm(quad[1] - quad[0]) >= np.linalg.norm(quad[2] - quad[1]) else np.roll(quad, -1, axis=0)
+    sides = side_lengths(quad)  # the lengths np.linalg.norm gives each side
+    q = quad if sides[0] >= sides[1] else following(quad)
     m01, m23 = (q[0] + q[1]) / 2, (q[2] + q[3]) / 2
     return np.array([q[0], m01, m23, q[3]]), np.array([m01, q[1], q[2], m23])
 
@@ -212,7 +213,7 @@ def stretched(quad: np.ndarray) -> list[np.ndarray]:
     across the card, its header, lost in the table), or none when it is long enough."""
     sides = side_lengths(quad)
     if sides[0] + sides[2] > sides[1] + sides[3]:
-        quad, sides = np.roll(quad, -1, axis=0), np.roll(sides, -1)
+        quad, sides = following(quad), following(sides)
     short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     if long >= STRETCH_BELOW * short:
         return []

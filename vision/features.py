@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.sides import side_lengths
+from vision.sides import following, side_lengths
 
 CANON_W, CANON_H = 126, 176  # canonical card image, px: 63x88 mm at 2 px/mm
 INNER_MARGIN = 0.05  # share of each side cropped away: rounded corners and a slightly-off outline
@@ -74,7 +74,7 @@ def order_corners(corners: np.ndarray) -> np.ndarray:
     pts = pts[np.argsort(angles)]  # y points down, so increasing angle runs clockwise on screen
     sides = side_lengths(pts)
     if sides[0] + sides[2] > sides[1] + sides[3]:
-        pts = np.roll(pts, -1, axis=0)
+        pts = following(pts)
     return pts
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.blobs import card_shaped
 from vision.features import order_corners
-from vision.sides import short_side
+from vision.sides import short_side, side_lengths
 
 JOIN_REACH = 0.2  # share of the smaller outline's short side a shared side's ends may lie apart: pieces cut
                   # from one blob share their cut to a px or two, outlines fitted to each a few px more
@@ -24,11 +24,14 @@ JOIN_REACH = 0.2  # share of the smaller outline's short side a shared side's en
 def joined(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     """The outline around two quads that share a whole side, if it has a card's shape; else None."""
     reach = JOIN_REACH * min(short_side(a), short_side(b))
+    # every corner of a against every corner of b at once: the same distances as np.linalg.norm's
+    d = a[:, None, :] - b[None, :, :]
+    near = np.sqrt(np.add.reduce(d * d, axis=2)) <= reach
     for i in range(4):
         for j in range(4):
             # a shared side runs one way round one quad and the other way round the other
             for b0, b1 in (((j + 1) % 4, j), (j, (j + 1) % 4)):
-                if np.linalg.norm(a[i] - b[b0]) <= reach and np.linalg.norm(a[(i + 1) % 4] - b[b1]) <= reach:
+                if near[i, b0] and near[(i + 1) % 4, b1]:
                     outer = order_corners(np.array([a[(i + 2) % 4], a[(i + 3) % 4], b[(j + 2) % 4], b[(j + 3) % 4]]))
                     return outer if card_shaped(outer) else None
     return None
@@ -52,9 +55,10 @@ def tilings(quads: list[np.ndarray]) -> list[tuple[tuple[int, ...], np.ndarray]]
 def _doubled(half: np.ndarray) -> list[np.ndarray]:
     """A quad doubled across each of its long sides: the card it is half of, either way."""
     out = []
+    sides = side_lengths(half)  # the lengths np.linalg.norm gives each side
     for i in range(4):
         a, b, c, d = half[i], half[(i + 1) % 4], half[(i + 2) % 4], half[(i + 3) % 4]
-        if np.linalg.norm(b - a) >= np.linalg.norm(c - b):  # a-b is a long side: double away from it
+        if sides[i] >= sides[(i + 1) % 4]:  # a-b is a long side: double away from it
             out.append(order_corners(np.array([a, b, 2 * c - b, 2 * d - a])))
     return [q for q in out if card_shaped(q)]
 
