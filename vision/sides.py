@@ -66,9 +66,12 @@ def _intersect_any(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray, p
     return p + s * u
 
 
+_NEXT = np.array([1, 2, 3, 0])  # a quad's corners, each one's next
+
+
 def following(quad: np.ndarray) -> np.ndarray:
     """Each corner's next corner: np.roll(quad, -1, axis=0) without its overhead (this runs per quad, often)."""
-    return np.concatenate((quad[1:], quad[:1]))
+    return quad.take(_NEXT, axis=0) if len(quad) == 4 else np.concatenate((quad[1:], quad[:1]))
 
 
 def side_lengths(quad: np.ndarray) -> np.ndarray:
