@@ -38,6 +38,7 @@ from vision.lattice import blob_rectangle, checks_period, cloth_mask, panel_rim,
 from vision.merge import MIN_SUPPORT, merge, with_stretches
 from vision.shrink import area_shrink
 from vision.sides import CHROMA_GAIN, UNIT_LEVELS, Gradient, colour_units, edge_support, quad_area
+from vision.standout import stands_out
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
@@ -73,8 +74,6 @@ SPUR_TRUST = 0.85  # support kept by a piece cut from a blob (where the cut fell
 # cut's): below SETTLED_SUPPORT, so a later cue still fits the place, and below a whole blob's
 SPUR_CONTRAST = 2.0  # band spreads a piece's inside must differ by: tuning tables' cut-out planks and
 # grid cells reach 1.4, cards cut from seams 2.7 and up
-SPUR_RING = 0.15  # width of the inside's margin and of the outside band, as a share of the piece's size
-SPUR_MIN_PX = 5  # pixels each side needs for a mean colour
 SETTLED_AREA = (0.8, 1.25)  # ... when the later blob has about the same area (not a card plus a hand)
 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -261,27 +260,7 @@ def _fitted(contour: np.ndarray, frame_area: float, fit: Callable[[np.ndarray], 
     if candidate is not None or not spurs:
         return ([candidate] if candidate is not None else []), 1.0
     pieces = [c for piece in without_spurs(contour, frame_area) if (c := fit(piece)) is not None]
-    return [c for c in pieces if all(_stands_out(colour_u8, q) >= SPUR_CONTRAST for q in c.hypotheses[0])], SPUR_TRUST
-
-
-def _stands_out(colour_u8: np.ndarray, quad: np.ndarray) -> float:
-    """How far a quad's inside differs in mean colour from a band just outside it, in spreads of
-    the band's colour (a card on a table: several; a piece of the table itself: about one or less)."""
-    side = np.sqrt(quad_area(quad))
-    reach = max(3, round(SPUR_RING * side)) | 1
-    h, w = colour_u8.shape[:2]
-    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - reach, 0)
-    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + reach + 1, (w, h))
-    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(inside, np.round(quad - (x0, y0)).astype(np.int32), 255)
-    kernel = np.ones((reach, reach), np.uint8)
-    core = cv2.erode(inside, kernel)
-    band = cv2.dilate(inside, kernel) & ~cv2.dilate(inside, _DILATE)
-    units = colour_units(colour_u8[y0:y1, x0:x1])
-    a, b = units[core > 0], units[band > 0]
-    if len(a) < SPUR_MIN_PX or len(b) < SPUR_MIN_PX:
-        return 0.0
-    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0)) / (np.sqrt(b.var(axis=0).sum()) + 1.0))
+    return [c for c in pieces if all(stands_out(colour_u8, q, SPUR_CONTRAST) for q in c.hypotheses[0])], SPUR_TRUST
 
 
 def _hand_like(blob: np.ndarray, shape: tuple[int, int]) -> bool:
