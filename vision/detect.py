@@ -167,9 +167,9 @@ def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.
     smooth = cv2.medianBlur(half, TABLE_MEDIAN_PX)
     h, w = smooth.shape[:2]
     bh, bw = max(2, round(h * TABLE_BAND)), max(2, round(w * TABLE_BAND))
-    band = colour_units(np.concatenate([smooth[:bh].reshape(-1, 3), smooth[-bh:].reshape(-1, 3),
-                                        smooth[:, :bw].reshape(-1, 3), smooth[:, -bw:].reshape(-1, 3)]))
-    band = band[:: max(1, len(band) // TABLE_SAMPLES)]
+    band = np.concatenate([smooth[:bh].reshape(-1, 3), smooth[-bh:].reshape(-1, 3),
+                           smooth[:, :bw].reshape(-1, 3), smooth[:, -bw:].reshape(-1, 3)])
+    band = colour_units(band[:: max(1, len(band) // TABLE_SAMPLES)])  # each pixel's own look-up: sampled first
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
     # OpenCV seeds k-means++ from its global generator: reset it, so the same frame always gives
     # the same mask whatever was read before it.
@@ -191,8 +191,9 @@ def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.
             if len(mine) else TABLE_SPREAD_MIN**2
         # Each channel's squared distance from the centre depends on the pixel's level alone: looked up.
         levels = (UNIT_LEVELS - centre) ** 2
-        d2 = cv2.LUT(channels[0], levels[..., 0].copy()) + cv2.LUT(channels[1], levels[..., 1].copy()) \
-            + cv2.LUT(channels[2], levels[..., 2].copy())
+        d2 = cv2.LUT(channels[0], levels[..., 0].copy())
+        d2 += cv2.LUT(channels[1], levels[..., 1].copy())  # added in place, in the same order
+        d2 += cv2.LUT(channels[2], levels[..., 2].copy())
         table |= d2 <= TABLE_DISTANCE**2 * spread2
     mask = cv2.resize((~table).astype(np.uint8) * 255, (colour_u8.shape[1], colour_u8.shape[0]),
                       interpolation=cv2.INTER_LINEAR)
