@@ -1,0 +1,48 @@
+"""Whether a piece cut from a blob stands out from the table (vision.standout): a card does, a piece
+of the table does not, and the quick measure in double decides as the float32 one does."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.standout import _float32_measure, _regions, stands_out
+
+QUAD = np.array([[60.0, 40.0], [140.0, 44.0], [136.0, 150.0], [56.0, 146.0]])
+
+
+def _table(seed: int) -> np.ndarray:
+    """A noisy wooden-brown table in YCrCb, as detection's work copy holds it."""
+    rng = np.random.default_rng(seed)
+    bgr = np.clip(rng.normal((60, 90, 130), 12, (200, 220, 3)), 0, 255).astype(np.uint8)
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
+
+
+def test_a_card_on_the_table_stands_out_and_a_piece_of_the_table_does_not() -> None:
+    """A light card laid on the table differs from the band around it by many spreads; the same
+    outline drawn on the bare table by about none."""
+    table = _table(1)
+    card = table.copy()
+    cv2.fillConvexPoly(card, QUAD.astype(np.int32), (200, 128, 128))
+    assert stands_out(card, QUAD, 2.0)
+    assert not stands_out(table, QUAD, 2.0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_quick_measure_decides_as_the_float32_measure(seed) -> None:
+    """On both sides of bars near each piece's own measure, stands_out agrees with the float32
+    measure it replaced."""
+    rng = np.random.default_rng(seed)
+    image = _table(seed)
+    cv2.fillConvexPoly(image, QUAD.astype(np.int32), tuple(int(v) for v in rng.integers(0, 256, 3)))
+    measure = _float32_measure(*_regions(image, QUAD))
+    for bar in (0.5 * measure, 0.995 * measure, 1.005 * measure, 2.0 * measure):
+        assert stands_out(image, QUAD, bar) == (measure >= bar)
+
+
+def test_a_piece_too_small_to_measure_stands_out_only_for_no_bar() -> None:
+    """A quad a few pixels across has too few pixels for a mean colour: measured as 0."""
+    tiny = np.array([[10.0, 10.0], [12.0, 10.0], [12.0, 12.0], [10.0, 12.0]])
+    assert not stands_out(_table(2), tiny, 0.5)
+    assert stands_out(_table(2), tiny, 0.0)
