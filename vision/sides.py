@@ -46,8 +46,6 @@ def colour_units(colour_u8: np.ndarray) -> np.ndarray:
 def intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray,
               parallel: float = 1e-9) -> np.ndarray | None:
     """Where the lines p + s*u and q + r*v meet, or None when |u x v| < parallel (about parallel)."""
-    if np.result_type(p, u, q, v) != np.float64:  # float32 lines keep numpy's float32 arithmetic
-        return _intersect_any(p, u, q, v, parallel)
     # Python floats, not numpy scalars: the same double arithmetic without numpy's per-element overhead
     (px, py), (ux, uy), (qx, qy), (vx, vy) = p.tolist(), u.tolist(), q.tolist(), v.tolist()
     det = ux * -vy - uy * -vx
@@ -55,15 +53,6 @@ def intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray,
         return None
     s = ((qx - px) * -vy - (qy - py) * -vx) / det
     return np.array([px + s * ux, py + s * uy])
-
-
-def _intersect_any(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray, parallel: float) -> np.ndarray | None:
-    """intersect in the lines' own dtype."""
-    det = u[0] * -v[1] - u[1] * -v[0]
-    if abs(det) < parallel:
-        return None
-    s = ((q - p)[0] * -v[1] - (q - p)[1] * -v[0]) / det
-    return p + s * u
 
 
 _NEXT = np.array([1, 2, 3, 0])  # a quad's corners, each one's next
@@ -135,8 +124,7 @@ def edge_support(colour_u8: np.ndarray, quad: np.ndarray) -> float:
 
 def normals_out(quad: np.ndarray) -> np.ndarray:
     """Unit normals (4x2) of a quad's sides, each from a corner to the next, pointing away from its centre."""
-    if quad.dtype != np.float64:
-        return _normals_out_any(quad)
+    quad = np.asarray(quad, np.float64)
     d = following(quad) - quad
     lengths = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-6).tolist()
     # Python floats for the rest: numpy's double arithmetic on a 4x2 array, without its per-call overhead
@@ -148,15 +136,6 @@ def normals_out(quad: np.ndarray) -> np.ndarray:
         nx, ny = -dy / length, dx / length
         out.append((nx, ny) if nx * ((ax + bx) / 2 - cx) + ny * ((ay + by) / 2 - cy) >= 0 else (-nx, -ny))
     return np.array(out)
-
-
-def _normals_out_any(quad: np.ndarray) -> np.ndarray:
-    """normals_out in the quad's own dtype."""
-    a, b = quad, following(quad)
-    d = b - a
-    n = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-6)[:, None]
-    outward = (n * ((a + b) / 2 - quad.mean(axis=0))).sum(axis=1) >= 0
-    return np.where(outward[:, None], n, -n)
 
 
 def _across(grad: Gradient, a: np.ndarray, b: np.ndarray, n: np.ndarray, offsets: np.ndarray) -> np.ndarray:
