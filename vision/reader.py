@@ -13,6 +13,7 @@ from vision.detect import Candidate, Detection, detect, from_frame, to_frame
 from vision.features import order_corners, resolution, warp_card
 from vision.joins import tilings
 from vision.lone import find_lone_card
+from vision.refine import refined
 from vision.sides import covered, iou, quad_area
 
 MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (back, other game)
@@ -179,7 +180,7 @@ class CardReader:
         return self.deck.match(warp_card(frame, quad), MIN_SCORE, CLEAR_MARGIN, resolution(quad), MIN_MARGIN)
 
     def _read_quad(self, frame: np.ndarray, corners: np.ndarray) -> tuple[CardReading, Match]:
-        quad = order_corners(corners)
+        quad = refined(frame, order_corners(corners))
         match = self._match(frame, quad)
         accept, confidence = judge(match)
         if accept and match.fine_margin is not None and match.fine_margin < CLEAR_FINE_MARGIN \
@@ -235,7 +236,7 @@ class CardReader:
 
     def _partner(self, frame: np.ndarray, corners: np.ndarray) -> CardReading | None:
         """The terrain card an outline shows, read among the terrain cards alone, or None."""
-        quad = order_corners(corners)
+        quad = refined(frame, order_corners(corners))
         match = self.deck.match(warp_card(frame, quad), resolution=resolution(quad), among=self._terrain_refs)
         if not partner_named(match):
             return None

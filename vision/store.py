@@ -129,6 +129,7 @@ def enroll(folder: str | os.PathLike, card: str, frame: np.ndarray) -> str:
     """Find the card in a photo and add it to the deck folder under card; returns the file name."""
     from vision.features import order_corners, warp_card
     from vision.lone import find_lone_card
+    from vision.refine import refined
     from vision.reader import check_frame
 
     if not is_card_id(card):
@@ -141,7 +142,7 @@ def enroll(folder: str | os.PathLike, card: str, frame: np.ndarray) -> str:
     root = Path(folder)
     deck = load_deck(root) if read_manifest(root) else None
     for corners in (found.corners, *found.others):
-        image = warp_card(frame, order_corners(corners))
+        image = warp_card(frame, refined(frame, order_corners(corners)))
         if deck is not None and card in deck.cards:
             image = deck.upright(card, image)
         if deck is None or not deck.doubts(card, image):
