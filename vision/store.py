@@ -129,8 +129,8 @@ def enroll(folder: str | os.PathLike, card: str, frame: np.ndarray) -> str:
     """Find the card in a photo and add it to the deck folder under card; returns the file name."""
     from vision.features import order_corners, warp_card
     from vision.lone import find_lone_card
-    from vision.refine import refined
     from vision.reader import check_frame
+    from vision.refine import refined
 
     if not is_card_id(card):
         raise DeckFolderError(f"unknown card ID {card!r}")
