@@ -207,7 +207,7 @@ class CardReader:
         if not _clutter(detection, cards) and (cards or detection.off_table) and all(c.card is None for c in cards):
             cards = self._with_keypoints(frame, cards)
         named = [c for c in cards if c.card is not None]
-        if len(named) == 1:
+        if len(named) == 1 and named[0].card in TERRAINS:  # the Mayor reveals two terrain cards; others come alone
             cards = self._with_neighbour(frame, detection, cards, np.array(named[0].corners))
         named = [c for c in cards if c.card is not None]
         if len(named) == 1 and named[0].card in TERRAINS and not _clutter(detection, cards):
@@ -261,14 +261,17 @@ class CardReader:
 
     def _with_neighbour(self, frame: np.ndarray, detection: Detection, cards: list[CardReading],
                         found: np.ndarray) -> list[CardReading]:
-        """The readings with the first card the deck names beside a lone named one (vision.beside):
-        the Mayor's second card may hide from every cue while the first is outlined exactly. A
-        refused outline in the same place gives way to it."""
+        """The readings with the first terrain card the deck names beside a lone named terrain card
+        (vision.beside): the Mayor's second card may hide from every cue while the first is outlined
+        exactly. A refused outline in the same place gives way to it. Terrain cards only: only they
+        are revealed in pairs, and an outline guessed from its neighbour's shape, settled on the
+        edges near it (vision.refine), may take a bonus card's panel for part of its rim (a built-in
+        blue-C2 beside a set-up card was named blue-C1 so)."""
         for outline in beside(detection.grad, from_frame(found, detection.per_px)):
             quad = to_frame(outline, detection.per_px)
             if any(r.card is not None and iou(quad, np.array(r.corners)) > SAME_PLACE for r in cards):
                 continue
-            got = [r for r in self.read_candidate(frame, Candidate(((quad,),))) if r.card is not None]
+            got = [r for r in self.read_candidate(frame, Candidate(((quad,),))) if r.card in TERRAINS]
             if got:
                 return _making_way(cards, got)
         return cards
