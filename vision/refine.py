@@ -14,7 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.sides import following, normals_out
+from vision.sides import following, intersect, normals_out
 
 REFINE_POINTS = 24  # points sampled across each side: a line fitted to this many shrugs off a few strays
 REFINE_SPAN = (0.12, 0.88)  # share of a side sampled: off the rounded corners (3 mm of a 63 mm side is 5%)
@@ -40,13 +40,10 @@ def refined(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     if not (start.any() or end.any()):
         return quad.astype(np.float32)
     p, d = a + start[:, None] * n, (b + end[:, None] * n) - (a + start[:, None] * n)
-    # corner i is where side i-1 meets side i
-    q, u = np.roll(p, 1, axis=0), np.roll(d, 1, axis=0)
-    det = u[:, 0] * d[:, 1] - u[:, 1] * d[:, 0]
-    if (np.abs(det) < 1e-9).any():
+    corners = [intersect(p[i - 1], d[i - 1], p[i], d[i]) for i in range(4)]  # corner i: where sides i-1 and i meet
+    if any(c is None for c in corners):
         return quad.astype(np.float32)
-    s = ((p[:, 0] - q[:, 0]) * d[:, 1] - (p[:, 1] - q[:, 1]) * d[:, 0]) / det
-    moved = q + s[:, None] * u
+    moved = np.array(corners)
     return (moved if np.abs(moved - quad).max() <= 2 * reach + 1 else quad).astype(np.float32)
 
 
