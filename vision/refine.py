@@ -54,11 +54,9 @@ def _moves(frame: np.ndarray, a: np.ndarray, b: np.ndarray, n: np.ndarray,
     half = np.ceil((reach + 1.0) / REFINE_STEP) * REFINE_STEP
     offsets = np.arange(-half, half + 1e-9, REFINE_STEP)
     base = a[:, None, :] + _T[None, :, None] * (b - a)[:, None, :]  # (side, point, xy)
-    mx = (base[:, :, None, 0] + offsets[None, None, :] * n[:, None, None, 0]).astype(np.float32)
-    my = (base[:, :, None, 1] + offsets[None, None, :] * n[:, None, None, 1]).astype(np.float32)
-    shape = mx.shape
-    profile = cv2.remap(frame, mx.reshape(-1, len(offsets)), my.reshape(-1, len(offsets)), cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_REPLICATE).astype(np.float32).reshape(*shape, -1)
+    xy = (base[:, :, None, :] + offsets[None, None, :, None] * n[:, None, None, :]).astype(np.float32)
+    profile = cv2.remap(frame, xy.reshape(-1, len(offsets), 2), None, cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE).astype(np.float32).reshape(*xy.shape[:3], -1)
     k = max(1, round(1.0 / REFINE_STEP))  # the change over one frame pixel
     step = profile[:, :, k:] - profile[:, :, :-k]
     mid = 0.5 * (offsets[k:] + offsets[:-k])
@@ -74,15 +72,16 @@ def _nearest_peaks(along: np.ndarray, mid: np.ndarray, reach: float) -> tuple[np
     normal), and whether it has one: a card's edge, not the brighter line printed just inside it."""
     inside = np.abs(mid[1:-1]) <= reach
     inner = along[..., 1:-1]
-    top = np.where(inside, inner, -np.inf).max(axis=-1, keepdims=True)
+    top = inner[..., inside].max(axis=-1, keepdims=True)
     strong = (inner >= np.maximum(REFINE_EDGE, REFINE_PEAK_SHARE * top)) & (inner >= along[..., :-2]) \
         & (inner > along[..., 2:]) & inside
     distance = np.where(strong, np.abs(mid[1:-1]), np.inf)
-    index = np.argmin(distance, axis=-1)[..., None]
-    left, centre, right = (np.take_along_axis(along, index + d, axis=-1)[..., 0] for d in (0, 1, 2))
+    index = np.argmin(distance, axis=-1)
+    sides, points = np.indices(index.shape)
+    left, centre, right = (along[sides, points, index + d] for d in (0, 1, 2))
     bend = left - 2 * centre + right
     sub = np.clip(np.where(bend < 0, 0.5 * (left - right) / np.where(bend < 0, bend, -1.0), 0.0), -0.5, 0.5)
-    return mid[1:-1][index[..., 0]] + sub * REFINE_STEP, np.isfinite(distance.min(axis=-1))
+    return mid[1:-1][index] + sub * REFINE_STEP, distance[sides, points, index] < np.inf
 
 
 def _fits(at: np.ndarray, found: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
