@@ -24,7 +24,7 @@ REFINE_STEP = 0.5  # frame px between samples across a side (the peak is placed 
 REFINE_EDGE = 6.0  # grey levels per px: a colour change slower than this at a point is no edge there
 REFINE_PEAK_SHARE = 0.5  # an edge at a point counts if at least this share of the point's strongest
 REFINE_KEEP = 0.6  # share of a side's points that must find its edge for the side to move
-REFINE_FIT = 0.75  # frame px: a point further than this from the first line fitted is a stray, left out
+REFINE_FIT = 0.75  # frame px: a point further than this from the line fitted so far is a stray, left out of the next fit
 
 _T = np.linspace(*REFINE_SPAN, REFINE_POINTS)
 
@@ -87,7 +87,7 @@ def _nearest_peaks(along: np.ndarray, mid: np.ndarray, reach: float) -> tuple[np
 def _fits(at: np.ndarray, found: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
     """Each side's move at its start and end: a line through its points' moves (against their
     place along it) by least squares, refitted without the strays beyond REFINE_FIT."""
-    keep = found.copy()
+    keep = found
     for _ in range(3):
         slope, offset = _line(at, keep)
         keep = found & (np.abs(at - (offset[:, None] + slope[:, None] * _T[None, :])) <= REFINE_FIT)
