@@ -235,8 +235,10 @@ class CardReader:
         return cards
 
     def _partner(self, frame: np.ndarray, corners: np.ndarray) -> CardReading | None:
-        """The terrain card an outline shows, read among the terrain cards alone, or None."""
-        quad = refined(frame, order_corners(corners))
+        """The terrain card a refused reading's outline shows, read among the terrain cards alone, or
+        None. The outline was settled on the card's edge when it was first read (vision.refine): it is
+        not settled again, for settling is not idempotent and a second pass only costs time."""
+        quad = order_corners(corners)
         match = self.deck.match(warp_card(frame, quad), resolution=resolution(quad), among=self._terrain_refs)
         if not partner_named(match):
             return None
