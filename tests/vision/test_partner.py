@@ -77,3 +77,16 @@ def _match(score: float, margin: float, detail: float | None, fine: float | None
 def test_partner_gates(match: Match, named: bool) -> None:
     """What a lone terrain card's partner needs among the terrain cards (reader.PARTNER_*)."""
     assert partner_named(match) is named
+
+
+@pytest.mark.parametrize("seed", [18, 43])
+def test_a_partner_is_read_on_the_outline_as_it_was_settled(seed: int) -> None:
+    """A lone terrain card's partner is read on the outline its refused reading settled on the card's
+    edge (vision.refine), not settled a second time: settling is not idempotent (a second pass moved
+    outlines up to 2.6 px), and the outline read is the one reported."""
+    _, image = _glared_pair(seed)
+    reader = CardReader()
+    corners = np.array(reader.read(image).cards[0].corners)
+    partner = reader._partner(image, corners)
+    assert partner is not None
+    assert sorted(map(tuple, np.round(partner.corners, 3))) == sorted(map(tuple, np.round(corners, 3)))
