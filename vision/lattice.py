@@ -27,8 +27,10 @@ import numpy as np
 from vision.sides import colour_units, short_side, snap, to_rim
 
 BAND = 0.06  # share of each frame side taken as cloth when learning it (as detect.TABLE_BAND)
-DENSE = 0.06  # share of the band's pixels on a weak edge above which the table is a texture:
-              # plain felt and laminate give < 0.005, wood grain mostly < 0.1, checks 0.07-0.35
+DENSE = 0.04  # share of the band's pixels on a weak edge above which the table is a texture:
+              # plain felt and laminate give < 0.005, marble < 0.03, wood grain mostly < 0.1, checks
+              # 0.06-0.38 (5th percentile 0.06-0.08 over 120 photos of either cloth); checks half a card's
+              # height across give 0.055 (at 0.06 an inkwash desert card 0.44 of the frame tall on them was missed)
 ONE_WAY = 0.50  # share of the band's edge pixels within ONE_WAY_DEG of one direction above which the
                 # texture is no check: wood grain 0.7-0.97; checks 0.16-0.39 (5th-95th percentile); a
                 # printed square grid ~0.45 (its lines are thin, cards stand out from it without this cue)

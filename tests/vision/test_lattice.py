@@ -41,6 +41,19 @@ def test_a_card_on_red_checks_is_outlined(style, card, seed) -> None:
     assert max((iou(q, photo.seen[0].corners) for q in quads), default=0.0) >= MIN_IOU
 
 
+@pytest.mark.parametrize(("style", "card", "seed"), [
+    ("flat", "forest", 207), ("flat", "forest", 246), ("flat", "forest", 347), ("flat", "forest", 392),
+    ("woodcut", "desert", 207), ("woodcut", "desert", 347),
+])
+def test_a_card_on_checks_half_its_height_across_is_outlined(style, card, seed) -> None:
+    """Checks about half a card's height across leave few edges in the frame's border (0.05-0.06 of
+    its pixels): they are still taken for checks, and the card is outlined (0.80-0.94 of the truth
+    before, the cloth cue then off)."""
+    photo = _photo(style, card, TableTop.CHECK_BLUE, seed)
+    quads = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
+    assert max((iou(q, photo.seen[0].corners) for q in quads), default=0.0) >= MIN_IOU
+
+
 @pytest.mark.parametrize("seed", [2, 8])
 def test_a_setup_card_on_red_checks_is_named(seed) -> None:
     """A set-up card the checks' net hid is read by name with the built-in deck."""
