@@ -39,7 +39,8 @@ def refined(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     start, end = _moves(frame, a, b, n, reach)
     if not (start.any() or end.any()):
         return quad.astype(np.float32)
-    p, d = a + start[:, None] * n, (b + end[:, None] * n) - (a + start[:, None] * n)
+    p = a + start[:, None] * n  # each side's moved start; its moved end less that is its direction
+    d = (b + end[:, None] * n) - p
     corners = [intersect(p[i - 1], d[i - 1], p[i], d[i]) for i in range(4)]  # corner i: where sides i-1 and i meet
     if any(c is None for c in corners):
         return quad.astype(np.float32)
