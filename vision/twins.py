@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.cards import shown_marks
+from vision.discriminant import Discriminant, learn_at, resolution_step, step_resolution
 from vision.features import (
     align_image,
     align_to,
@@ -65,6 +66,16 @@ class Layouts:
     regions: Regions
     sharpness: float  # median features.sharpness of the photos as this look shows them
 
+    def beats(self, glyph: np.ndarray, discriminant: Discriminant | None = None) -> np.ndarray:
+        """(cards, cards): how far a card's glyph layout lies toward twin a from twin b: the mean of
+        the regions' lead and a discriminant's (Family.discriminant_at; None: the regions' alone). A
+        pair whose photos never showed where they differ keeps UNSEEN_LEAD, which no discriminant
+        learnt from those photos can mend."""
+        leads = self.regions.beats(glyph)
+        if discriminant is None:
+            return leads
+        return np.where(self.regions.seen_pairs(), 0.5 * (leads + discriminant.beats(glyph)), leads)
+
 
 @dataclass(frozen=True, eq=False)
 class Family:
@@ -78,6 +89,7 @@ class Family:
     aligned: tuple[np.ndarray, ...]  # each such photo's canonical image aligned onto the template
     sharp: Layouts  # the twins as their photos show them
     _seen: dict[int, Layouts] = field(default_factory=dict, repr=False)  # looks at lower resolutions, made on first use
+    _discriminants: dict[int, Discriminant] = field(default_factory=dict, repr=False)  # by discriminant.resolution_step
 
     @staticmethod
     def learn(members: np.ndarray, template: np.ndarray, asymmetry: np.ndarray, owner: np.ndarray,
@@ -131,6 +143,16 @@ class Family:
         while step > 1 and self.seen_at(step * RESOLUTION_STEP).sharpness > SHARPNESS_SLACK * detail:
             step -= 1
         return self.seen_at(max(step, 1) * RESOLUTION_STEP)
+
+    def discriminant_at(self, resolution: float) -> Discriminant:
+        """The twins' discriminant at a card's own resolution (made on first use), not the look's:
+        it learns from photos degraded by motion and shifts as well, which a detail-matched look
+        folds into a coarser resolution."""
+        step = resolution_step(resolution)
+        if step not in self._discriminants:
+            self._discriminants[step] = learn_at(self.aligned, self.owner, self.cards, self.sharp.regions.pixels,
+                                                 step_resolution(step))
+        return self._discriminants[step]
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,6 +221,14 @@ class Regions:
         b = np.array([_unit_in(kept[j], m) for (_, j), m in zip(pairs, masks, strict=True)]).reshape(shape)
         return Regions(a.astype(np.float32), b.astype(np.float32), masks.astype(np.float32), masks.sum(axis=1),
                        (a * b).sum(axis=1), pairs, len(glyphs), pixels, shifted(pixels), seen, parts, pooling)
+
+    def seen_pairs(self) -> np.ndarray:
+        """(cards, cards) bool: which twins' photos showed where they differ (the diagonal False)."""
+        out = np.zeros((self.cards, self.cards), bool)
+        if self.pairs:
+            rows, cols = np.array(self.pairs).T
+            out[rows, cols] = out[cols, rows] = self.seen
+        return out
 
     def region(self, a: int, b: int) -> np.ndarray:
         """The boolean (h, w) glyph-layout image of where twins a and b (rows of the layouts) differ."""

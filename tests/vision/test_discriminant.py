@@ -1,0 +1,73 @@
+"""The twins' discriminant (vision.discriminant): learnt from degraded photos, it places a card
+between each pair of twins, the same on every load. (Its effect on reading: test_twins's nudge test, seed 16.)"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.conftest import clear_deck
+from vision.discriminant import degraded, learn_at, streak
+from vision.features import CANON_H, CANON_W, at_resolution, glyph_vector, sharpness
+
+TWINS = ("blue-A1", "blue-A2")
+
+
+@pytest.fixture(scope="module")
+def painted_twins():
+    """The painted blue A1 and A2 (one star, told apart by a digit and a badge): their deck's family."""
+    deck = clear_deck("painted", TWINS)
+    family = deck.family(0)
+    assert family is not None and len(family.cards) == 2
+    return deck, family
+
+
+def test_each_twins_own_photo_leads_toward_it_and_a_blend_toward_neither(painted_twins) -> None:
+    """A twin's own enrolled photo lies near its end of the pair (lead about 1), the other's near the
+    other end, and the two photos blended lie between (well short of either)."""
+    _, family = painted_twins
+    disc = family.discriminant_at(1.0)
+    rows = {int(c): i for i, c in enumerate(family.cards)}
+    a = next(im for im, o in zip(family.aligned, family.owner, strict=True) if rows[int(o)] == 0)
+    b = next(im for im, o in zip(family.aligned, family.owner, strict=True) if rows[int(o)] == 1)
+    assert disc.beats(glyph_vector(a))[0, 1] > 0.6
+    assert disc.beats(glyph_vector(b))[1, 0] > 0.6
+    blend = disc.beats(glyph_vector(((a.astype(np.float32) + b) / 2).astype(np.uint8)))[0, 1]
+    assert abs(blend) < 0.5
+    assert disc.beats(glyph_vector(a))[0, 1] == pytest.approx(-disc.beats(glyph_vector(a))[1, 0])
+
+
+def test_a_discriminant_is_the_same_on_every_load(painted_twins) -> None:
+    """Learnt from fixed draws: two learnt apart from the same photos give the same leads, and a family
+    learns each resolution's once."""
+    _, family = painted_twins
+    probe = glyph_vector(family.aligned[0])
+    again = learn_at(family.aligned, family.owner, family.cards, family.sharp.regions.pixels, 0.5)
+    assert np.array_equal(again.beats(probe), family.discriminant_at(0.5).beats(probe))
+    assert family.discriminant_at(0.51) is family.discriminant_at(0.5)
+    assert family.discriminant_at(0.7) is not family.discriminant_at(0.5)
+
+
+@pytest.mark.parametrize(("length", "angle"), [(1.0, 0.0), (4.0, 0.0), (6.0, np.pi / 2), (5.0, np.pi / 4)])
+def test_a_streak_is_a_line_of_its_length_and_angle_summing_to_one(length: float, angle: float) -> None:
+    """A motion kernel keeps the light (sums to 1) and spreads it along its angle only."""
+    kernel = streak(length, angle)
+    assert kernel.sum() == pytest.approx(1.0)
+    ys, xs = np.nonzero(kernel)
+    spread = np.hypot(np.ptp(xs), np.ptp(ys))
+    assert abs(spread - length) <= 1.5
+    if angle == 0.0:
+        assert np.ptp(ys) == 0
+    if angle == np.pi / 2:
+        assert np.ptp(xs) == 0
+
+
+def test_a_photo_degraded_to_a_small_card_holds_less_detail(painted_twins) -> None:
+    """Degraded to a card a fifth as sharp, a photo loses detail as a small card does, and keeps its size."""
+    _, family = painted_twins
+    rng = np.random.default_rng(3)
+    grey = family.aligned[0].mean(axis=2).astype(np.float32)
+    small = degraded(grey, 0.25, rng)
+    assert small.shape == (CANON_H, CANON_W)
+    assert sharpness(small) < 0.6 * sharpness(grey)
+    assert sharpness(small) == pytest.approx(sharpness(at_resolution(grey, 0.25)), rel=0.5)
