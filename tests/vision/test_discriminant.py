@@ -7,7 +7,15 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import clear_deck
-from vision.discriminant import degraded, learn_at, streak
+from vision.discriminant import (
+    RESOLUTION_SPREAD,
+    STEP,
+    degraded,
+    learn_at,
+    resolution_step,
+    step_resolution,
+    streak,
+)
 from vision.features import CANON_H, CANON_W, at_resolution, glyph_vector, sharpness
 
 TWINS = ("blue-A1", "blue-A2")
@@ -39,13 +47,15 @@ def test_each_twins_own_photo_leads_toward_it_and_a_blend_toward_neither(painted
 
 def test_a_discriminant_is_the_same_on_every_load(painted_twins) -> None:
     """Learnt from fixed draws: two learnt apart from the same photos give the same leads, and a family
-    learns each resolution's once."""
+    learns each resolution step's once."""
     _, family = painted_twins
     probe = glyph_vector(family.aligned[0])
-    again = learn_at(family.aligned, family.owner, family.cards, family.sharp.regions.pixels, 0.5)
-    assert np.array_equal(again.beats(probe), family.discriminant_at(0.5).beats(probe))
-    assert family.discriminant_at(0.51) is family.discriminant_at(0.5)
-    assert family.discriminant_at(0.7) is not family.discriminant_at(0.5)
+    learnt = family.discriminant_at(0.5)
+    assert learnt.resolution == step_resolution(resolution_step(0.5))
+    again = learn_at(family.aligned, family.owner, family.cards, family.sharp.regions.pixels, learnt.resolution)
+    assert np.array_equal(again.beats(probe), learnt.beats(probe))
+    assert family.discriminant_at(0.52) is learnt  # within a step: learnt once
+    assert family.discriminant_at(0.7) is not learnt
 
 
 @pytest.mark.parametrize(("length", "angle"), [(1.0, 0.0), (4.0, 0.0), (6.0, np.pi / 2), (5.0, np.pi / 4)])
@@ -71,3 +81,12 @@ def test_a_photo_degraded_to_a_small_card_holds_less_detail(painted_twins) -> No
     assert small.shape == (CANON_H, CANON_W)
     assert sharpness(small) < 0.6 * sharpness(grey)
     assert sharpness(small) == pytest.approx(sharpness(at_resolution(grey, 0.25)), rel=0.5)
+
+
+@pytest.mark.parametrize("seen", [0.12, 0.2, 0.33, 0.5, 0.8, 1.0, 1.3, 1.9])
+def test_a_card_shares_the_discriminant_learnt_nearest_its_resolution(seen: float) -> None:
+    """A card is read with the discriminant learnt within half a step of its resolution (a factor of
+    STEP either way at most), so its copies' spread covers it."""
+    learnt = step_resolution(resolution_step(seen))
+    assert STEP**-0.5 <= seen / learnt <= STEP**0.5
+    assert np.exp(RESOLUTION_SPREAD) >= STEP**0.5  # the copies spread at least as far as a step reaches
