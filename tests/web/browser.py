@@ -124,6 +124,24 @@ def wait_uncircled(page: Any, sight: str) -> None:
         "(sight) => !document.querySelector(`#sight-rows button[data-sight=\"${sight}\"].circled`)", arg=sight)
 
 
+def stored_claims(page: Any, base: str, count: int) -> list[dict[str, Any]]:
+    """The claims in the server's log once it holds `count` of them (bounded wait).
+
+    A pad draws a claim circled as it is sent, before the server has stored it, so a circled
+    button alone does not say the log has the claim yet.
+    """
+    claims: list[dict[str, Any]] = []
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(base + "/api/log?since=0", timeout=HTTP_TIMEOUT_S) as response:
+            entries = json.loads(response.read())["entries"]
+        claims = [e["entry"] for e in entries if e["entry"]["type"] == "claim"]
+        if len(claims) >= count:
+            break
+        page.wait_for_timeout(100)  # waiting in the page pumps Playwright's events meanwhile
+    return claims
+
+
 def post_as_mayor(base: str, pin: str, path: str, body: dict) -> dict:
     """POST a JSON body to the API with the Mayor's PIN; the answer's JSON."""
     request = urllib.request.Request(

@@ -11,6 +11,7 @@ from tests.web.browser import (
     NEEDS_CHROMIUM,
     phone_context,
     post_as_mayor,
+    stored_claims,
     unlock_console,
 )
 
@@ -53,7 +54,7 @@ def test_players_named_like_object_properties_play_normally(server, browser) -> 
         page.click('#pairs button[data-village="E"]')
         page.click("#confirm-yes")
         page.wait_for_selector('#pairs button[data-village="E"].circled')
-    assert sorted(c["player"] for c in _claims(base)) == sorted(ODD_NAMES)
+    assert sorted(c["player"] for c in stored_claims(phones[-1], base, len(ODD_NAMES))) == sorted(ODD_NAMES)
 
 
 def test_a_claim_whose_answer_was_lost_is_stored_once(server, browser) -> None:

@@ -17,6 +17,7 @@ from tests.web.browser import (
     NEEDS_CHROMIUM,
     phone_context,
     post_as_mayor,
+    stored_claims,
     unlock_console,
 )
 
@@ -151,11 +152,7 @@ def test_a_claim_tapped_while_another_is_on_its_way_is_sent_once_each(server, br
     mary.wait_for_selector('#pairs button[data-village="A"].circled')
     mary.wait_for_selector('#sight-rows button[data-sight="toucan"].circled')
     # Drawn circled as made is not stored yet: wait (bounded) for the server to have both.
-    for _ in range(300):
-        claims = [e for e in _log(base) if e["type"] == "claim"]
-        if len(claims) >= 2:
-            break
-        mary.wait_for_timeout(100)
+    claims = stored_claims(mary, base, 2)
     assert sorted(json.dumps(c, sort_keys=True) for c in claims) == sorted(
         json.dumps(c, sort_keys=True) for c in (
             {"type": "claim", "player": "Mary", "village": "A"},
