@@ -6,6 +6,8 @@ imports the rig (and so this module) but never reads a frame, and OpenCV alone i
 
 from __future__ import annotations
 
+import logging
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -15,6 +17,8 @@ if TYPE_CHECKING:
     from vision.deck import Deck
     from vision.reader import CardReader, FrameReading
     from vision.voter import Voter
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,13 +100,16 @@ class VisionEyes:
     """
 
     def __init__(self, reader: CardReader | None = None, *, vote_frames: int = VOTE_FRAMES,
-                 reread_s: float = REREAD_S) -> None:
+                 reread_s: float = REREAD_S, warm_up: bool = False) -> None:
         from vision.reader import CardReader
 
         self.reader = reader if reader is not None else CardReader()
         self.voter = scanner_voter(vote_frames)
         self.reread_s = reread_s
         self.reads = 0
+        self.warm_up = warm_up
+        self.warming: threading.Thread | None = None  # the last deck's warm-up (vision.deck.Deck.warm)
+        self._warmed: Deck | None = None
         self._reference: np.ndarray | None = None
         self._last_read_at = float("-inf")
         self._look = Look((), ())
@@ -125,6 +132,7 @@ class VisionEyes:
 
     def look(self, frame: np.ndarray, now: float) -> Look:
         """Read the frame unless the scene is unchanged and settled (then the last look is still true)."""
+        self._warm(frame.shape[0])
         thumb = thumbnail(frame)
         moved = self._reference is None or changed(thumb, self._reference)
         self._reference = thumb
@@ -135,6 +143,18 @@ class VisionEyes:
         self._look = self._vote(self.reader.read(frame), frame)
         return self._look
 
+    def _warm(self, frame_height: int) -> None:
+        """With warm_up, learn in the background what the deck's first cards at each size would learn
+        when laid (0.2-1 s a family and size here, more on a Pi), once per deck and from its first
+        frame on: the frame's height sets the sizes. The reads meanwhile learn whatever they need first."""
+        deck = self.reader.deck
+        if not self.warm_up or deck is self._warmed:
+            return
+        self._warmed = deck
+        self.warming = threading.Thread(target=_warm_deck, args=(deck, frame_height), name="tucana-warm-up",
+                                        daemon=True)
+        self.warming.start()
+
     def _vote(self, frame_reading: FrameReading, frame: np.ndarray) -> Look:
         from vision.voter import left_to_right
 
@@ -144,6 +164,14 @@ class VisionEyes:
             for r in left_to_right(frame_reading.cards)
         )
         return Look(readings, self.voter.cards)
+
+
+def _warm_deck(deck: Deck, frame_height: int) -> None:
+    """Warm a deck up (a background thread's work): a failure costs only the time it would have saved."""
+    try:
+        deck.warm(frame_height)
+    except Exception:  # noqa: BLE001  (the reads learn the same on first use and report their own errors)
+        log.exception("warming the deck up failed; cards will learn on first use")
 
 
 CROP_HEIGHT = 120  # px: card thumbnails for the web console

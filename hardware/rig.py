@@ -313,7 +313,7 @@ def build_rig(
     desk = Desk(table, controls, speaker, phrases or phrase_keys, virtual=virtual)
     scanner = None
     if spec.kind is not CameraKind.NONE:
-        scanner = Scanner(lambda: open_camera(spec, virtual_table=virtual), eyes or VisionEyes(),
+        scanner = Scanner(lambda: open_camera(spec, virtual_table=virtual), eyes or VisionEyes(warm_up=True),
                           desk.post, name=str(spec), clock=clock)
     owner_deck = None if deck_dir is None else OwnerDeck(deck_dir)
     if owner_deck is not None and scanner is not None:

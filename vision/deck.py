@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.cards import CARD_IDS, kind_of
+from vision.discriminant import warm_resolutions
 from vision.doubt import doubtful
 from vision.features import (
     REFERENCE_ALIGN_CRITERIA,
@@ -118,6 +119,14 @@ class Deck:
         if self._family_of is None:
             self._family_of, self._turned_in_family = self._build_families(self._descs)
         return self._family_of
+
+    def warm(self, frame_height: int) -> None:
+        """Learn now, family by family, what the first cards read in frames this tall would otherwise
+        learn then (twins.Family.warm: 0.2-1 s a family and card size here): a scanner asks it in the
+        background once a deck is loaded, so no card laid later waits for it."""
+        resolutions = warm_resolutions(frame_height)
+        for family in {id(f): f for f in self.families() if f is not None}.values():
+            family.warm(resolutions)
 
     def keypoints(self) -> KeypointIndex:
         """The references' keypoints (vision.keypoints), found on the first call."""

@@ -8,7 +8,8 @@ photos are degraded many times over (fixed draws, so a deck reads the same every
 degradations' spread about each twin, pixels together (a covariance, not a variance per pixel), says
 which differences survive at this resolution. A card's lead toward twin a from twin b is its
 position along Fisher's direction between them: 1 at a's mean, -1 at b's, 0 halfway. Learnt on first
-use at each resolution step a card is read at (0.2-1 s a family on this machine; steps of STEP).
+use at each resolution step a card is read at (0.2-1 s a family on this machine; steps of STEP), or
+ahead of it by a warm-up (vision.deck.Deck.warm: the scanner's, in the background, once a deck loads).
 
 Measured on seen styles (lacquer, chalk, gilded, inkwash; blue and set-up cards read on their true
 outlines, 320 per family and seed, seeds 20261160 and 20261151), 1280 photos: the regions alone read
@@ -40,6 +41,7 @@ MOTION_SHARE = 0.3  # share of the copies streaked by motion: with none, blue re
 MOTION_PX = (1.0, 3.0)  # frame px a streak runs (as the camera's shots of a card being laid down)
 MIN_RESOLUTION = 0.2  # frame px per canonical px below which a streak is drawn as at this (a card 35 px tall)
 SEED = 20261127  # the fixed draws' seed: a deck's discriminant is the same on every load
+CARD_SHARES = (0.15, 0.45)  # card heights (share of the frame's) a camera over the mat shows: what a warm-up learns for
 STEP = 1.25  # resolutions within this factor share one discriminant (its copies spread RESOLUTION_SPREAD, 1.16x, either
 # way): cards 15-45% of a 480-720 px frame's height (0.4-1.8 frame px per canonical px) fall in 8 steps, each learnt once
 
@@ -76,6 +78,16 @@ class Discriminant:
         spans = np.einsum("pk,pk->p", directions, (means[a] - means[b]) / 2)
         return (centre.astype(np.float32), basis.astype(np.float32), directions.astype(np.float32),
                 mids.astype(np.float32), np.maximum(spans, 1e-9).astype(np.float32))
+
+    @property
+    def learnt(self) -> bool:
+        """Whether it has been learnt (by a warm-up or by the first card read with it)."""
+        return "_fit" in self.__dict__
+
+    def learn(self) -> Discriminant:
+        """Learn it now (once; later calls return at once), not on the first card read with it."""
+        self._fit  # noqa: B018  (the cached fit is the point)
+        return self
 
     def _row(self, glyph_image: np.ndarray) -> np.ndarray:
         """A canonical image's glyph layout over the compared pixels: zero mean, unit norm there."""
@@ -129,6 +141,13 @@ def resolution_step(resolution: float) -> int:
 def step_resolution(step: int) -> float:
     """The resolution a step's discriminant is learnt at."""
     return float(STEP**step)
+
+
+def warm_resolutions(frame_height: int) -> list[float]:
+    """The resolutions of the steps cards CARD_SHARES of a frame this tall are read at, the middle
+    size (the commonest at a table) first."""
+    lo, hi = (resolution_step(share * frame_height / CANON_H) for share in CARD_SHARES)
+    return [step_resolution(s) for s in sorted(range(lo, hi + 1), key=lambda s: (abs(2 * s - lo - hi), s))]
 
 
 def learn_at(photos: Sequence[np.ndarray], owner: np.ndarray, cards: np.ndarray, pixels: np.ndarray,

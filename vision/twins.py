@@ -11,7 +11,7 @@ look holds no more detail than the card itself (Family.seen_like).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -148,6 +148,14 @@ class Family:
         while step > 1 and self.seen_at(step * RESOLUTION_STEP).sharpness > SHARPNESS_SLACK * detail:
             step -= 1
         return self.seen_at(max(step, 1) * RESOLUTION_STEP)
+
+    def warm(self, resolutions: Iterable[float]) -> None:
+        """Learn now what a card at each of these resolutions would learn on first use: the looks at
+        the twins it may be compared with (at or below its resolution) and its discriminant."""
+        for resolution in resolutions:
+            for step in range(1, min(round(resolution / RESOLUTION_STEP), round(1.0 / RESOLUTION_STEP)) + 1):
+                self.seen_at(step * RESOLUTION_STEP)
+            self.discriminant_at(resolution).learn()
 
     def discriminant_at(self, resolution: float) -> Discriminant:
         """The twins' discriminant at a card's own resolution (made on first use), not the look's:

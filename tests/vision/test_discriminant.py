@@ -8,6 +8,7 @@ import pytest
 
 from tests.vision.conftest import clear_deck
 from vision.discriminant import (
+    CARD_SHARES,
     RESOLUTION_SPREAD,
     STEP,
     degraded,
@@ -15,6 +16,7 @@ from vision.discriminant import (
     resolution_step,
     step_resolution,
     streak,
+    warm_resolutions,
 )
 from vision.features import CANON_H, CANON_W, at_resolution, glyph_vector, sharpness
 
@@ -90,3 +92,25 @@ def test_a_card_shares_the_discriminant_learnt_nearest_its_resolution(seen: floa
     learnt = step_resolution(resolution_step(seen))
     assert STEP**-0.5 <= seen / learnt <= STEP**0.5
     assert np.exp(RESOLUTION_SPREAD) >= STEP**0.5  # the copies spread at least as far as a step reaches
+
+
+@pytest.mark.parametrize("frame_height", [432, 480, 720])
+def test_a_warm_up_covers_every_card_size_a_frame_shows_the_middle_first(frame_height: int) -> None:
+    """The warm-up's resolutions hold the step of every card 15-45% of the frame tall, each once,
+    and begin with the middle size (the commonest at a table), not the smallest."""
+    resolutions = warm_resolutions(frame_height)
+    steps = [resolution_step(r) for r in resolutions]
+    assert len(set(steps)) == len(steps)
+    for share in np.linspace(CARD_SHARES[0], CARD_SHARES[1], 31):
+        assert resolution_step(share * frame_height / CANON_H) in steps
+    middle = resolution_step(np.mean(CARD_SHARES) * frame_height / CANON_H)
+    assert abs(steps[0] - middle) <= 1 and abs(steps[-1] - middle) >= abs(steps[0] - middle)
+
+
+def test_a_warmed_deck_has_learnt_what_its_first_cards_would_learn(painted_twins) -> None:
+    """Deck.warm learns each family's discriminant at every size a frame this tall shows before a card
+    is read, and nothing at sizes it does not show."""
+    deck, family = painted_twins
+    deck.warm(480)
+    assert all(family.discriminant_at(r).learnt for r in warm_resolutions(480))
+    assert not family.discriminant_at(4.0).learnt  # a card four times its canonical size: not at this table
