@@ -108,8 +108,8 @@ class VisionEyes:
         self.reread_s = reread_s
         self.reads = 0
         self.warm_up = warm_up
-        self.warming: threading.Thread | None = None  # the last deck's warm-up (vision.deck.Deck.warm)
-        self._warmed: Deck | None = None
+        self.warming: threading.Thread | None = None  # the warm-up thread, if one was started (vision.deck.Deck.warm)
+        self._warmed: Deck | None = None  # the last deck warmed up whole (or given up on)
         self._reference: np.ndarray | None = None
         self._last_read_at = float("-inf")
         self._look = Look((), ())
@@ -145,15 +145,27 @@ class VisionEyes:
 
     def _warm(self, frame_height: int) -> None:
         """With warm_up, learn in the background what the deck's first cards at each size would learn
-        when laid (0.2-1 s a family and size here, more on a Pi), once per deck and from its first
-        frame on: the frame's height sets the sizes. The reads meanwhile learn whatever they need first."""
-        deck = self.reader.deck
-        if not self.warm_up or deck is self._warmed:
+        when laid (0.2-1 s a family and size here, more on a Pi), from its first frame on: the frame's
+        height sets the sizes. One thread at a time, which moves on to the newest deck when the deck
+        changes under it (an owner enrolling card after card loads a new deck each photo)."""
+        if not self.warm_up or self.reader.deck is self._warmed or (self.warming and self.warming.is_alive()):
             return
-        self._warmed = deck
-        self.warming = threading.Thread(target=_warm_deck, args=(deck, frame_height), name="tucana-warm-up",
+        self.warming = threading.Thread(target=self._warm_decks, args=(frame_height,), name="tucana-warm-up",
                                         daemon=True)
         self.warming.start()
+
+    def _warm_decks(self, frame_height: int) -> None:
+        """Warm the reader's deck up, then any deck that replaced it meanwhile (the warm-up thread's work).
+
+        A failure costs only the time it would have saved (the reads learn the same on first use), and
+        that deck is not warmed up again."""
+        while (deck := self.reader.deck) is not self._warmed:
+            try:
+                if deck.warm(frame_height, until=lambda d=deck: self.reader.deck is not d):
+                    self._warmed = deck
+            except Exception:  # noqa: BLE001  (the reads report their own errors)
+                log.exception("warming the deck up failed; its cards will learn on first use")
+                self._warmed = deck
 
     def _vote(self, frame_reading: FrameReading, frame: np.ndarray) -> Look:
         from vision.voter import left_to_right
@@ -164,14 +176,6 @@ class VisionEyes:
             for r in left_to_right(frame_reading.cards)
         )
         return Look(readings, self.voter.cards)
-
-
-def _warm_deck(deck: Deck, frame_height: int) -> None:
-    """Warm a deck up (a background thread's work): a failure costs only the time it would have saved."""
-    try:
-        deck.warm(frame_height)
-    except Exception:  # noqa: BLE001  (the reads learn the same on first use and report their own errors)
-        log.exception("warming the deck up failed; cards will learn on first use")
 
 
 CROP_HEIGHT = 120  # px: card thumbnails for the web console

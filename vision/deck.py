@@ -9,7 +9,7 @@ that differ (the letters) decide between them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -120,13 +120,18 @@ class Deck:
             self._family_of, self._turned_in_family = self._build_families(self._descs)
         return self._family_of
 
-    def warm(self, frame_height: int) -> None:
-        """Learn now, family by family, what the first cards read in frames this tall would otherwise
-        learn then (twins.Family.warm: 0.2-1 s a family and card size here): a scanner asks it in the
-        background once a deck is loaded, so no card laid later waits for it."""
-        resolutions = warm_resolutions(frame_height)
-        for family in {id(f): f for f in self.families() if f is not None}.values():
-            family.warm(resolutions)
+    def warm(self, frame_height: int, until: Callable[[], bool] = lambda: False) -> bool:
+        """Learn now, family by family and size by size, what the first cards read in frames this tall
+        would otherwise learn then (twins.Family.warm: 0.2-1 s a family and card size here): a scanner
+        asks it in the background once a deck is loaded, so no card laid later waits for it. Stops
+        between sizes once until() is true (the deck was replaced); returns whether it finished."""
+        families = {id(f): f for f in self.families() if f is not None}.values()
+        for resolution in warm_resolutions(frame_height):
+            for family in families:
+                if until():
+                    return False
+                family.warm([resolution])
+        return True
 
     def keypoints(self) -> KeypointIndex:
         """The references' keypoints (vision.keypoints), found on the first call."""

@@ -44,6 +44,22 @@ def test_eyes_warm_each_deck_once_in_the_background_from_its_first_frame() -> No
     assert all(_learnt(eyes.reader, 360))
 
 
+def test_a_deck_replaced_while_warming_up_hands_the_one_thread_over_to_the_newest() -> None:
+    """An owner enrolling photo after photo loads deck after deck: one warm-up thread runs at a time,
+    leaves the replaced decks and ends with the newest warmed up whole."""
+    import threading
+
+    eyes = VisionEyes(CardReader(render_deck("standard", TWINS)), warm_up=True)
+    for k in range(4):
+        eyes.look(_empty_frame(), 0.1 * k)
+        assert sum(t.name == "tucana-warm-up" and t.is_alive() for t in threading.enumerate()) <= 1
+        eyes.use_deck(render_deck("standard", TWINS))
+    eyes.look(_empty_frame(), 1.0)
+    assert eyes.warming is not None
+    eyes.warming.join(WARM_UP_S)
+    assert not eyes.warming.is_alive() and all(_learnt(eyes.reader, 360))
+
+
 def test_eyes_without_warm_up_learn_only_what_their_reads_need() -> None:
     """The default (eyes built by hand, as in tests): no thread, nothing learnt for an empty mat."""
     reader = CardReader(render_deck("standard", TWINS))

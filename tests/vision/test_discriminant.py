@@ -121,3 +121,12 @@ def test_a_warmed_deck_has_learnt_what_its_first_cards_would_learn(painted_twins
     deck.warm(480)
     assert all(family.discriminant_at(r).learnt for r in warm_resolutions(480))
     assert not family.discriminant_at(0.15).learnt  # a card 26 px tall: smaller than any this table shows
+
+
+def test_a_warm_up_stops_between_sizes_once_its_deck_is_replaced() -> None:
+    """Deck.warm asks until() before each size: true at once, it learns nothing and says it did not finish."""
+    deck = clear_deck("painted", TWINS)
+    family = deck.family(0)
+    assert deck.warm(480, until=lambda: True) is False
+    assert not any(family.discriminant_at(r).learnt for r in warm_resolutions(480))
+    assert deck.warm(480) is True and all(family.discriminant_at(r).learnt for r in warm_resolutions(480))
