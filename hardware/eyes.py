@@ -96,7 +96,8 @@ class VisionEyes:
 
     The reader runs on every frame until the voter is settled (VOTE_FRAMES clean frames in a row,
     every outline named and no hand in view, showing the stable cards); after that it rests until
-    the thumbnail changes (or REREAD_S passes).
+    the thumbnail changes (or REREAD_S passes). With warm_up (the rig's), each deck it reads with is
+    warmed up in the background from the next frame on (vision.deck.Deck.warm).
     """
 
     def __init__(self, reader: CardReader | None = None, *, vote_frames: int = VOTE_FRAMES,

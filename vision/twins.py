@@ -144,7 +144,7 @@ class Family:
         """The twins as a card seen at this resolution with this much detail (features.sharpness)
         shows them: blur and motion cost detail as a smaller card would, so the look is taken at
         the highest resolution whose photos hold no more detail than the card (its own at most)."""
-        step = min(round(resolution / RESOLUTION_STEP), round(1.0 / RESOLUTION_STEP))
+        step = _sharpest_look(resolution)
         while step > 1 and self.seen_at(step * RESOLUTION_STEP).sharpness > SHARPNESS_SLACK * detail:
             step -= 1
         return self.seen_at(max(step, 1) * RESOLUTION_STEP)
@@ -153,7 +153,7 @@ class Family:
         """Learn now what a card at each of these resolutions would learn on first use: the looks at
         the twins it may be compared with (at or below its resolution) and its discriminant."""
         for resolution in resolutions:
-            for step in range(1, min(round(resolution / RESOLUTION_STEP), round(1.0 / RESOLUTION_STEP)) + 1):
+            for step in range(1, _sharpest_look(resolution) + 1):
                 self.seen_at(step * RESOLUTION_STEP)
             self.discriminant_at(resolution).learn()
 
@@ -278,6 +278,11 @@ class Regions:
         out[rows, cols] = np.where(self.seen, both, UNSEEN_LEAD)
         out[cols, rows] = np.where(self.seen, -both, UNSEEN_LEAD)
         return out
+
+
+def _sharpest_look(resolution: float) -> int:
+    """The step (of RESOLUTION_STEP) of the sharpest look a card at this resolution is compared with."""
+    return min(round(resolution / RESOLUTION_STEP), round(1.0 / RESOLUTION_STEP))
 
 
 def in_line(aligned: Sequence[np.ndarray], owner: np.ndarray, template: np.ndarray) -> np.ndarray:
