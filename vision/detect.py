@@ -163,6 +163,11 @@ def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.
 
     Runs at half the work size: it only has to tell regions apart, edge support then ranks them.
     """
+    return table_masks(colour_u8, min_share, (TABLE_DISTANCE,))[0]
+
+
+def table_masks(colour_u8: np.ndarray, min_share: float, distances: tuple[float, ...]) -> list[np.ndarray]:
+    """table_mask at each of these distances (in spreads of a table colour), the colours learnt once."""
     half = cv2.resize(colour_u8, (colour_u8.shape[1] // 2, colour_u8.shape[0] // 2), interpolation=cv2.INTER_AREA)
     smooth = cv2.medianBlur(half, TABLE_MEDIAN_PX)
     h, w = smooth.shape[:2]
@@ -181,7 +186,7 @@ def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.
     sq = band - centres[labels]
     sq *= sq
     own = sq[:, 0] + sq[:, 1] + sq[:, 2]  # the three in turn, as a sum over the row adds them; numpy is slow on that axis
-    table = np.zeros((h, w), bool)
+    tables = [np.zeros((h, w), bool) for _ in distances]
     channels = cv2.split(smooth)  # looked up one channel at a time: no strided sums over interleaved channels
     for k, centre in enumerate(centres):
         if shares[k] < min_share:
@@ -194,9 +199,14 @@ def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.
         d2 = cv2.LUT(channels[0], levels[..., 0].copy())
         d2 += cv2.LUT(channels[1], levels[..., 1].copy())  # added in place, in the same order
         d2 += cv2.LUT(channels[2], levels[..., 2].copy())
-        table |= d2 <= TABLE_DISTANCE**2 * spread2
-    mask = cv2.resize((~table).astype(np.uint8) * 255, (colour_u8.shape[1], colour_u8.shape[0]),
-                      interpolation=cv2.INTER_LINEAR)
+        for table, distance in zip(tables, distances, strict=True):
+            table |= d2 <= distance**2 * spread2
+    return [_far_from(table, colour_u8.shape) for table in tables]
+
+
+def _far_from(table: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The work-size mask of what a half-size table mask does not hold, its specks opened and gaps closed."""
+    mask = cv2.resize((~table).astype(np.uint8) * 255, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN_KERNEL)
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _OPEN_KERNEL)
 

@@ -2,7 +2,8 @@
 
 Enrollment knows there is exactly one card in view, so unlike the live read (vision.detect) it
 can afford to try every way a blob may hide a card and keep the single best outline:
-  - every mask of detect (edges at four strengths, the table's colours), as they are;
+  - every mask of detect (edges at four strengths, the table's colours), as they are, and the
+    table's colours at nearer distances too (a dark card on a check whose colours spread wide);
   - the same masks opened with a kernel scaled to a card, which cuts off a grain line or a
     check edge left attached to the card as a spur;
   - the holes of each edge map (what an outline encloses, seen from inside): on a checked cloth
@@ -48,6 +49,8 @@ LIVE_ASPECT = 0.08  # a live-read outline counts only within this share of a car
                    # also proposes a card cut short at a seam or its panel, which a tilt alone does not explain
 WIPED_LEVELS = 3  # edge strengths (the weakest first) read on the photo with its thin lines wiped (detect.without_lines)
 MAX_OTHERS = 4  # next-best outlines offered beside the best: each costs enrollment a warp and a look
+TABLE_DISTANCES = (1.5, 2.5)  # nearer than the live read's (detect.TABLE_DISTANCE), in spreads of a table colour: the
+# table masks these also take, where a check's colours spread so wide that a dark card lies within 3.5 of one
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,7 +81,7 @@ def _blobs(colour_u8: np.ndarray, dx: np.ndarray, dy: np.ndarray, low: float) ->
     edge_maps = [cv2.Canny(dx, dy, lo, hi) for lo, hi in D.EDGE_LEVELS]
     # Every colour of the border band is the table's here: no arm reaches in over an enrollment photo, and
     # a light card lying in the band is then found by its panel, whose rim is offered last (find_lone_card).
-    masks = [D._enclosed(e) for e in edge_maps] + [D.table_mask(colour_u8, min_share=0.0)]
+    masks = [D._enclosed(e) for e in edge_maps] + D.table_masks(colour_u8, 0.0, (D.TABLE_DISTANCE, *TABLE_DISTANCES))
     short = colour_u8.shape[0] * np.mean(LONE_HEIGHT) / CARD_ASPECT  # a typical lone card's short side, work px
     for share in SPUR_CUT:
         size = max(3, int(round(share * short)) | 1)
