@@ -14,7 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.sides import following, intersect, normals_out
+from vision.sides import following, meet, normals_out
 
 REFINE_POINTS = 24  # points sampled across each side: a line fitted to this many shrugs off a few strays
 REFINE_SPAN = (0.12, 0.88)  # share of a side sampled: off the rounded corners (3 mm of a 63 mm side is 5%)
@@ -41,11 +41,7 @@ def refined(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
         return quad.astype(np.float32)
     p = a + start[:, None] * n  # each side's moved start; its moved end less that is its direction
     d = (b + end[:, None] * n) - p
-    corners = [intersect(p[i - 1], d[i - 1], p[i], d[i]) for i in range(4)]  # corner i: where sides i-1 and i meet
-    if any(c is None for c in corners):
-        return quad.astype(np.float32)
-    moved = np.array(corners)
-    return (moved if np.abs(moved - quad).max() <= 2 * reach + 1 else quad).astype(np.float32)
+    return meet(list(zip(p, d, strict=True)), quad, 2 * reach + 1).astype(np.float32)
 
 
 def _moves(frame: np.ndarray, a: np.ndarray, b: np.ndarray, n: np.ndarray,

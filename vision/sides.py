@@ -168,14 +168,15 @@ def along_support(grad: Gradient, quad: np.ndarray) -> float:
     return float(np.mean(along_shares(grad, quad, following(quad), normals_out(quad))))
 
 
-def _meet(lines: list[tuple[np.ndarray, np.ndarray]], quad: np.ndarray, reach: float) -> np.ndarray:
-    """The corners where four moved sides (point, direction) meet; the quad unchanged when two no
-    longer meet or a corner moved further than its sides could."""
+def meet(lines: list[tuple[np.ndarray, np.ndarray]], quad: np.ndarray, limit: float) -> np.ndarray:
+    """The corners where four moved sides (point, direction) meet, corner i where sides i-1 and i do;
+    the quad unchanged when two no longer meet or a corner moved limit px or more (further than its
+    sides could)."""
     corners = [intersect(*lines[i - 1], *lines[i]) for i in range(4)]
     if any(c is None for c in corners):
         return quad
     moved = np.array(corners)
-    return moved if np.abs(moved - quad).max() < 2 * reach + 2 else quad
+    return moved if np.abs(moved - quad).max() < limit else quad
 
 
 def snap(grad: Gradient, quad: np.ndarray, reach: float, steps: int = SNAP_STEPS) -> np.ndarray:
@@ -194,7 +195,7 @@ def snap(grad: Gradient, quad: np.ndarray, reach: float, steps: int = SNAP_STEPS
         # Ties go to the smallest move: the blob's own fit is right more often than not.
         best = int(np.lexsort((np.abs(sa) + np.abs(sb), -strength[i]))[0])
         lines.append((a[i] + sa[best] * n[i], b[i] - a[i] + (sb[best] - sa[best]) * n[i]))
-    return _meet(lines, quad, reach)
+    return meet(lines, quad, 2 * reach + 2)
 
 
 def to_rim(grad: Gradient, quad: np.ndarray, reach: float, share: float, steps: int) -> np.ndarray:
@@ -219,4 +220,4 @@ def to_rim(grad: Gradient, quad: np.ndarray, reach: float, share: float, steps: 
         lines.append((a[i] + move * n[i], b[i] - a[i]))
     if max(widths) > RIM_EVEN * min(widths):
         return quad
-    return _meet(lines, quad, reach)
+    return meet(lines, quad, 2 * reach + 2)
