@@ -111,12 +111,20 @@ import random
 entries = random_game(random.Random(int(sys.argv[2])))
 store = LogStore(sys.argv[1])
 game_id = store.start_game(entries[0])
-print("ack", game_id, 1, flush=True)
+sys.stdout.write(f"ack {game_id} 1\n")  # one write a line: unbuffered (PYTHONUNBUFFERED), print writes piece by piece
+sys.stdout.flush()
 while True:  # keep writing the same game's entries again and again until killed
     for entry in entries[1:]:
         seq = store.append(game_id, entry)
-        print("ack", game_id, seq, flush=True)
+        sys.stdout.write(f"ack {game_id} {seq}\n")
+        sys.stdout.flush()
 """
+
+
+def _ack(line: str) -> tuple[int, int] | None:
+    """(game, seq) of a whole acknowledgement line; None for anything else, a line cut by the kill included."""
+    words = line.split()
+    return (int(words[1]), int(words[2])) if line.endswith("\n") and len(words) == 3 and words[0] == "ack" else None
 
 
 @pytest.mark.parametrize("kill_after_acks", [1, 17, 150])
@@ -130,12 +138,12 @@ def test_a_writer_killed_at_any_moment_loses_no_acknowledged_entry(tmp_path, kil
     acked = []
     deadline = time.monotonic() + 30
     while len(acked) < kill_after_acks and time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if line.startswith("ack"):
-            acked.append(tuple(map(int, line.split()[1:])))
+        ack = _ack(proc.stdout.readline())
+        if ack is not None:
+            acked.append(ack)
     proc.send_signal(signal.SIGKILL)  # the writer is busy with its next entry right now
     out, _ = proc.communicate(timeout=30)
-    acked += [tuple(map(int, line.split()[1:])) for line in out.splitlines() if line.startswith("ack")]
+    acked += [ack for line in out.splitlines(keepends=True) if (ack := _ack(line)) is not None]
     assert len(acked) >= kill_after_acks, "the writer acknowledged too little before it was killed"
     game_id = acked[-1][0]
     db = sqlite3.connect(path)
