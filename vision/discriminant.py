@@ -17,6 +17,15 @@ outlines, 320 per family and seed, seeds 20261160 and 20261151), 1280 photos: th
 18 wrong; averaged only where both lean toward the same twin, else the smaller (twins.Layouts.beats),
 1047 and 8. This alone led worse than the mean (blue 246 right, 14 wrong, of 320); one variance per
 pixel instead of the covariance named 28 wrong.
+
+Each twin's mean is pooled where twins show the same thing (vision.pooling, as twins.Regions pools
+them): over a letter both show, a twin is the mean of every photo showing that letter, so one
+card's blurrier or brighter photos there do not set it apart from its twin. Unpooled, a large sharp
+lacquer blue-A1 led toward blue-A2 by its letters "A-A" (-0.63 of a lead from them, +0.27 from its
+digit). Seen styles' blue and set-up cards on their true outlines (lacquer, chalk, gilded, inkwash,
+seeds 20261160 and 20261151, 1280 photos): 1122 right, 17 wrong unpooled; pooled 1124 and 9 (read
+whole: 1125, 14 -> 1131, 11). Compared only inside each pair's own region, 1107 and 15: the pixels
+outside it carry the shifts and streaks the degraded copies share.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import cv2
 import numpy as np
 
 from vision.features import CANON_H, CANON_W, at_resolution, glyph_vector
+from vision.pooling import Pooling
 
 DRAWS = 30  # degraded copies of each photo: the spread of 2 photos x 30 about each twin
 KEEP = 150  # principal directions the discriminant works in (a blue family's 600 copies): 40 named nearly twice as many wrong
@@ -56,6 +66,7 @@ class Discriminant:
     cards: int  # twins in the family
     pixels: np.ndarray  # glyph-layout indices compared (twins.Regions.pixels)
     resolution: float  # frame px per canonical px the photos are degraded to (1: sharp)
+    pooling: Pooling | None = None  # over the compared pixels: which twins' photos stand for each (None: its own)
 
     @cached_property
     def _fit(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -68,7 +79,11 @@ class Discriminant:
         centre = rows.mean(axis=0)
         basis = _principal(rows - centre, KEEP)
         z = (rows - centre) @ basis.T
-        means = np.stack([z[label == c].mean(axis=0) for c in range(self.cards)])
+        if self.pooling is None:
+            means = np.stack([z[label == c].mean(axis=0) for c in range(self.cards)])
+        else:
+            pooled = self.pooling.means(rows, label, np.arange(self.cards))[0]
+            means = (pooled - centre) @ basis.T
         spread = z - means[label]
         cov = spread.T @ spread / max(len(z) - self.cards, 1)
         cov = (1 - SHRINK) * cov + SHRINK * np.trace(cov) / len(cov) * np.eye(len(cov))
@@ -155,11 +170,13 @@ def warm_resolutions(frame_height: int) -> list[float]:
 
 
 def learn_at(photos: Sequence[np.ndarray], owner: np.ndarray, cards: np.ndarray, pixels: np.ndarray,
-             resolution: float) -> Discriminant:
+             resolution: float, pooling: Pooling | None = None) -> Discriminant:
     """A family's discriminant at one resolution (learnt when first asked): photos aligned onto its
-    template, the card index each shows (owner), its twins' card indices (cards), the pixels compared."""
+    template, the card index each shows (owner), its twins' card indices (cards), the pixels compared and
+    how twins pool their photos over the glyph layout's marks (twins.Regions.pooling; None: each its own)."""
     rows = {int(c): i for i, c in enumerate(cards)}
-    return Discriminant(tuple(photos), np.array([rows[int(o)] for o in owner]), len(cards), pixels, resolution)
+    pooled = None if pooling is None else Pooling(pooling.marks[pixels], pooling.groups)
+    return Discriminant(tuple(photos), np.array([rows[int(o)] for o in owner]), len(cards), pixels, resolution, pooled)
 
 
 def _principal(centred: np.ndarray, keep: int) -> np.ndarray:

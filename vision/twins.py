@@ -164,7 +164,7 @@ class Family:
         step = resolution_step(resolution)
         if step not in self._discriminants:
             self._discriminants[step] = learn_at(self.aligned, self.owner, self.cards, self.sharp.regions.pixels,
-                                                 step_resolution(step))
+                                                 step_resolution(step), self.sharp.regions.pooling)
         return self._discriminants[step]
 
 

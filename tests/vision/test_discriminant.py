@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import clear_deck
+from vision.cards import SETUP_CARDS, shown_marks
 from vision.discriminant import (
     CARD_SHARES,
     RESOLUTION_SPREAD,
@@ -18,7 +19,8 @@ from vision.discriminant import (
     streak,
     warm_resolutions,
 )
-from vision.features import CANON_H, CANON_W, at_resolution, glyph_vector, sharpness
+from vision.features import CANON_H, CANON_W, at_resolution, glyph_shape, glyph_vector, sharpness
+from vision.twins import Regions
 
 TWINS = ("blue-A1", "blue-A2")
 
@@ -54,7 +56,8 @@ def test_a_discriminant_is_the_same_on_every_load(painted_twins) -> None:
     probe = glyph_vector(family.aligned[0])
     learnt = family.discriminant_at(0.5)
     assert learnt.resolution == step_resolution(resolution_step(0.5))
-    again = learn_at(family.aligned, family.owner, family.cards, family.sharp.regions.pixels, learnt.resolution)
+    again = learn_at(family.aligned, family.owner, family.cards, family.sharp.regions.pixels, learnt.resolution,
+                     family.sharp.regions.pooling)
     assert np.array_equal(again.beats(probe), learnt.beats(probe))
     assert family.discriminant_at(0.52) is learnt  # within a step: learnt once
     assert family.discriminant_at(0.7) is not learnt
@@ -130,3 +133,51 @@ def test_a_warm_up_stops_between_sizes_once_its_deck_is_replaced() -> None:
     assert deck.warm(480, until=lambda: True) is False
     assert not any(family.discriminant_at(r).learnt for r in warm_resolutions(480))
     assert deck.warm(480) is True and all(family.discriminant_at(r).learnt for r in warm_resolutions(480))
+
+
+LETTER_PLACES = [(10, 10), (10, 60), (60, 10), (60, 60), (110, 10), (110, 60), (140, 30), (30, 35), (85, 35), (130, 60)]
+LETTER_PX = 8  # canonical px: a letter drawn as a patch of its own pattern
+FADE = 0.2  # contrast a faded photo shows its letters at
+
+
+def _set_up_photos(rng: np.random.Generator, faded_card: int, photos_each: int = 2) -> tuple[list[np.ndarray], np.ndarray]:
+    """Grey canonical photos of the 13 set-up cards: a shared background, each card's ten letters as
+    patches (one pattern per letter) at ten places; the photos of faded_card show their letters faded."""
+    gh, gw = glyph_shape()
+    my, mx = (CANON_H - gh) // 2, (CANON_W - gw) // 2  # the glyph layout's margins
+    background = rng.normal(128, 20, size=(CANON_H, CANON_W))
+    letters = {letter: rng.normal(size=(LETTER_PX, LETTER_PX)) * 40 for letter in "ABCDE"}
+    photos, owner = [], []
+    for c, card in enumerate(SETUP_CARDS):
+        for _ in range(photos_each):
+            image = background + rng.normal(0, 4, size=background.shape)
+            for (y, x), mark in zip(LETTER_PLACES, shown_marks(card), strict=True):
+                fade = FADE if c == faded_card else 1.0
+                image[my + y:my + y + LETTER_PX, mx + x:mx + x + LETTER_PX] += fade * letters[mark.split(":")[1]]
+            photos.append(np.clip(image, 0, 255).astype(np.uint8))
+            owner.append(c)
+    return photos, np.array(owner)
+
+
+def _most_alike(card: int) -> int:
+    """The set-up card (row) showing the most letters at the same places as this one."""
+    shows = [shown_marks(c) for c in SETUP_CARDS]
+    return max((k for k in range(len(shows)) if k != card),
+               key=lambda k: sum(a == b for a, b in zip(shows[card], shows[k], strict=True)))
+
+
+@pytest.mark.parametrize(("seed", "faded"), [(1, 3), (3, 3), (5, 3), (2, 7), (4, 7)])
+def test_twins_are_told_by_the_letters_they_differ_in_not_by_one_cards_faded_photos(seed: int, faded: int) -> None:
+    """A card whose enrolled photos show faded letters: a clear photo of it differs from them at every
+    letter, from a twin only where their letters differ. The twins' means pooled where they show the
+    same letter (vision.pooling, as twins.Regions pools them), the clear photo leads toward its own card
+    over the twin sharing the most letters with it (half its ring): 0.61 and more; each card's own
+    photos alone led 0.41 at most."""
+    twin = _most_alike(faded)
+    photos, owner = _set_up_photos(np.random.default_rng(seed), faded)
+    cards = np.arange(len(SETUP_CARDS))
+    regions = Regions.learn(np.stack([glyph_vector(p) for p in photos]), owner, cards,
+                            [shown_marks(card) for card in SETUP_CARDS])
+    disc = learn_at(photos, owner, cards, regions.pixels, 1.0, regions.pooling)
+    clear, _ = _set_up_photos(np.random.default_rng(seed), faded_card=-1, photos_each=1)
+    assert disc.beats(glyph_vector(clear[faded]))[faded, twin] > 0.5
