@@ -57,8 +57,8 @@ Simulated photos for measuring the reader on what it was not tuned on (issue 9):
 Tune on styles standard/woodcut, TUNING_TOPS and seeds 100-199; painted/flat on HELD_OUT_TOPS with
 the bench's held-out seed are only measured (tests/benchmarks/vision_sets.py holds the split).
 
-Tunable thresholds are named constants with their unit and reason at the top of detect.py and
-blobs.py (outlines), deck.py (matching) and reader.py (when to name a card).
+Tunable thresholds are named constants with their unit and reason at the top of detect.py,
+table_colour.py and blobs.py (outlines), deck.py and twins.py (matching) and judge.py (when to name a card).
 
 Errors: bad frames and bad images raise ValueError (the CLI turns them into exit code 2);
 a bad deck folder raises vision.store.DeckFolderError (a ValueError).

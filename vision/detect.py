@@ -8,7 +8,7 @@ cues over a small copy of the frame, each giving a mask of "enclosed, solid" reg
   - edges at three strengths (colour edges: lightness and both opponent channels), the region
     each closed outline encloses seen from the table's side; weak edges find low-contrast cards
     on plain tables, strong ones keep grain, weave and printed grids from closing around a card;
-  - distance from the table's own colours (learnt from the frame's border, where cards rarely
+  - distance from the table's own colours (vision.table_colour: learnt from the frame's border, where cards rarely
     lie), after a median filter that wipes out grain lines and grid lines.
 Every blob of every mask is read as one card, two touching cards, or nothing (clutter); an edge
 map's blob that is nothing is read again with its thin spurs cut off (a plank seam that runs
@@ -37,8 +37,9 @@ from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_
 from vision.lattice import blob_rectangle, checks_period, cloth_mask, panel_rim, rim, snap_to_checks
 from vision.merge import MIN_SUPPORT, merge, with_stretches
 from vision.shrink import area_shrink
-from vision.sides import CHROMA_GAIN, UNIT_LEVELS, Gradient, colour_units, edge_support, quad_area
+from vision.sides import CHROMA_GAIN, Gradient, edge_support, quad_area
 from vision.standout import stands_out
+from vision.table_colour import table_mask
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
@@ -48,16 +49,6 @@ LINE_WIDTH_PX = 12  # work px: a blob no wider than this along its length is a l
 # edge), not a hand: a wrist is about as wide as a card's short side, ~38 px for the smallest card
 FRAME_SIDE_PX = 2  # work px: a blob this near a side of the frame comes in from outside it
 CLUTTER_OUTSIDE = 0.5  # a blob with less than this share inside the cards found is something else
-TABLE_BAND = 0.06  # share of each frame side taken as table when learning its colours
-TABLE_COLOURS = 4  # k-means clusters of the table's colours: wood tones, check colours, grid lines
-TABLE_MEDIAN_PX = 3  # median filter (half-work px): wider than grain and grid lines, narrower than a card edge band
-TABLE_SEED = 0x7AB1E  # fixed k-means++ seed (any constant): readings must not depend on earlier ones
-TABLE_SAMPLES = 3000  # border pixels the table's colours are learnt from: plenty for 4 clusters
-TABLE_SPREAD_MIN = 4.0  # colour units (YCrCb, chroma scaled): a flat felt still varies this much (noise, light fall-off)
-TABLE_MIN_SHARE = 0.05  # share of the border band a table colour holds at least: a card or an arm
-# reaching into the band holds less (an arm across one side is ~3% of the band), the table's
-# darkest grain lines or check crossings ~3-10%, whose pixels the median filter then mostly wipes out
-TABLE_DISTANCE = 3.5  # a pixel this many spreads from every table colour is not table
 CUE_ORDER = (2, 4, 1, 3, 0)  # mid edges first (clean on most tables), then the table's colours (4): with
 # both, most frames' cards are explained and the other edge strengths are skipped (_all_settled)
 CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checked or gridded tables only
@@ -155,60 +146,6 @@ def wiped_masks(colour_u8: np.ndarray, levels: int = 1) -> list[np.ndarray]:
     thin lines wiped (without_lines): a card a printed grid or the grain joins to the table."""
     dx, dy = colour_gradient(without_lines(colour_u8))
     return [_enclosed(cv2.Canny(dx, dy, lo, hi)) for lo, hi in EDGE_LEVELS[:levels]]
-
-
-def table_mask(colour_u8: np.ndarray, min_share: float = TABLE_MIN_SHARE) -> np.ndarray:
-    """Mask of what is far from every colour of the table (learnt from the frame's border band;
-    a colour holding less than min_share of the band is not taken for the table's).
-
-    Runs at half the work size: it only has to tell regions apart, edge support then ranks them.
-    """
-    return table_masks(colour_u8, min_share, (TABLE_DISTANCE,))[0]
-
-
-def table_masks(colour_u8: np.ndarray, min_share: float, distances: tuple[float, ...]) -> list[np.ndarray]:
-    """table_mask at each of these distances (in spreads of a table colour), the colours learnt once."""
-    half = cv2.resize(colour_u8, (colour_u8.shape[1] // 2, colour_u8.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    smooth = cv2.medianBlur(half, TABLE_MEDIAN_PX)
-    h, w = smooth.shape[:2]
-    bh, bw = max(2, round(h * TABLE_BAND)), max(2, round(w * TABLE_BAND))
-    band = np.concatenate([smooth[:bh].reshape(-1, 3), smooth[-bh:].reshape(-1, 3),
-                           smooth[:, :bw].reshape(-1, 3), smooth[:, -bw:].reshape(-1, 3)])
-    band = colour_units(band[:: max(1, len(band) // TABLE_SAMPLES)])  # each pixel's own look-up: sampled first
-    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
-    # OpenCV seeds k-means++ from its global generator: reset it, so the same frame always gives
-    # the same mask whatever was read before it.
-    cv2.setRNGSeed(TABLE_SEED)
-    _, labels, centres = cv2.kmeans(band, TABLE_COLOURS, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
-    labels = labels.ravel()
-    shares = np.bincount(labels, minlength=TABLE_COLOURS) / len(labels)
-    # Each colour's spread: the 90th percentile of its pixels' distance (a card in the band is an outlier)
-    sq = band - centres[labels]
-    sq *= sq
-    own = sq[:, 0] + sq[:, 1] + sq[:, 2]  # the three in turn, as a sum over the row adds them; numpy is slow on that axis
-    tables = [np.zeros((h, w), bool) for _ in distances]
-    channels = cv2.split(smooth)  # looked up one channel at a time: no strided sums over interleaved channels
-    for k, centre in enumerate(centres):
-        if shares[k] < min_share:
-            continue  # not the table's own colour: a card or an arm reaching into the border band
-        mine = own[labels == k]
-        spread2 = max(TABLE_SPREAD_MIN**2, float(np.partition(mine, int(0.9 * (len(mine) - 1)))[int(0.9 * (len(mine) - 1))])) \
-            if len(mine) else TABLE_SPREAD_MIN**2
-        # Each channel's squared distance from the centre depends on the pixel's level alone: looked up.
-        levels = (UNIT_LEVELS - centre) ** 2
-        d2 = cv2.LUT(channels[0], levels[..., 0].copy())
-        d2 += cv2.LUT(channels[1], levels[..., 1].copy())  # added in place, in the same order
-        d2 += cv2.LUT(channels[2], levels[..., 2].copy())
-        for table, distance in zip(tables, distances, strict=True):
-            table |= d2 <= distance**2 * spread2
-    return [_far_from(table, colour_u8.shape) for table in tables]
-
-
-def _far_from(table: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """The work-size mask of what a half-size table mask does not hold, its specks opened and gaps closed."""
-    mask = cv2.resize((~table).astype(np.uint8) * 255, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN_KERNEL)
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _OPEN_KERNEL)
 
 
 def _settled(contour: np.ndarray, area: float, found: list[Candidate]) -> bool:

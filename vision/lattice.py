@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.sides import colour_units, short_side, snap, to_rim
 
-BAND = 0.06  # share of each frame side taken as cloth when learning it (as detect.TABLE_BAND)
+BAND = 0.06  # share of each frame side taken as cloth when learning it (as table_colour.TABLE_BAND)
 DENSE = 0.04  # share of the band's pixels on a weak edge above which the table is a texture:
               # plain felt and laminate give < 0.005, marble < 0.03, wood grain mostly < 0.1, checks
               # 0.06-0.38 (5th percentile 0.06-0.08 over 120 photos of either cloth); checks half a card's

@@ -32,6 +32,7 @@ from vision.blobs import CARD_ASPECT, MAX_CARD_SHARE, aspect, rectangular
 from vision.lattice import panel_rim
 from vision.merge import overlap
 from vision.sides import along_support, iou, quad_area, short_side, side_lengths, snap
+from vision.table_colour import TABLE_DISTANCE, table_masks
 
 SNAP_SHARE = 0.06  # each end of a side may move this share of the card's short side when snapped
 MIN_ALONG = 0.75  # share of the outline that must be an edge along it for a photo to be enrolled
@@ -49,7 +50,7 @@ LIVE_ASPECT = 0.08  # a live-read outline counts only within this share of a car
                    # also proposes a card cut short at a seam or its panel, which a tilt alone does not explain
 WIPED_LEVELS = 3  # edge strengths (the weakest first) read on the photo with its thin lines wiped (detect.without_lines)
 MAX_OTHERS = 4  # next-best outlines offered beside the best: each costs enrollment a warp and a look
-TABLE_DISTANCES = (1.5, 2.5)  # nearer than the live read's (detect.TABLE_DISTANCE), in spreads of a table colour: the
+TABLE_DISTANCES = (1.5, 2.5)  # nearer than the live read's (table_colour.TABLE_DISTANCE), in spreads of a table colour: the
 # table masks these also take, where a check's colours spread so wide that a dark card lies within 3.5 of one
 
 
@@ -81,7 +82,7 @@ def _blobs(colour_u8: np.ndarray, dx: np.ndarray, dy: np.ndarray, low: float) ->
     edge_maps = [cv2.Canny(dx, dy, lo, hi) for lo, hi in D.EDGE_LEVELS]
     # Every colour of the border band is the table's here: no arm reaches in over an enrollment photo, and
     # a light card lying in the band is then found by its panel, whose rim is offered last (find_lone_card).
-    masks = [D._enclosed(e) for e in edge_maps] + D.table_masks(colour_u8, 0.0, (D.TABLE_DISTANCE, *TABLE_DISTANCES))
+    masks = [D._enclosed(e) for e in edge_maps] + table_masks(colour_u8, 0.0, (TABLE_DISTANCE, *TABLE_DISTANCES))
     short = colour_u8.shape[0] * np.mean(LONE_HEIGHT) / CARD_ASPECT  # a typical lone card's short side, work px
     for share in SPUR_CUT:
         size = max(3, int(round(share * short)) | 1)

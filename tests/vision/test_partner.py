@@ -10,9 +10,10 @@ from vision.art import BackKind, card_back, card_face
 from vision.art.others import other_card
 from vision.cards import TERRAINS
 from vision.deck import Match
+from vision.judge import partner_named
 from vision.optics import Optics
 from vision.photo import PhotoConditions, Thing, take_photo
-from vision.reader import CardReader, partner_named
+from vision.reader import CardReader
 from vision.tables import TableTop
 
 GLARE = PhotoConditions(frames=((768, 432),), card_height=(0.25, 0.45), optics=Optics(glare=1.0))
@@ -75,7 +76,7 @@ def _match(score: float, margin: float, detail: float | None, fine: float | None
     (_match(0.60, 0.20, 0.90, whole=False), False),  # a terrain card of the deck has no photo
 ])
 def test_partner_gates(match: Match, named: bool) -> None:
-    """What a lone terrain card's partner needs among the terrain cards (reader.PARTNER_*)."""
+    """What a lone terrain card's partner needs among the terrain cards (judge.PARTNER_*)."""
     assert partner_named(match) is named
 
 

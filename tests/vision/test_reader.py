@@ -8,7 +8,6 @@ import pytest
 from tests.vision.conftest import clear_deck, pair_at_rest
 from vision.art import card_face
 from vision.cards import CARD_IDS, SETUP_CARDS, TERRAINS, setup_letters
-from vision.deck import Match
 from vision.detect import Candidate, detect
 from vision.optics import Optics
 from vision.photo import PhotoConditions, Thing, take_photo
@@ -18,7 +17,6 @@ from vision.reader import (
     CardReading,
     FrameReading,
     disputed,
-    judge,
     one_per_place,
     pieces_refused,
 )
@@ -255,63 +253,6 @@ def test_a_card_whose_panel_was_outlined_is_read_by_its_rim(reader: CardReader, 
     assert panel_only.card is None and by_rim.card == card
     (as_found,) = reader.read_candidate(image, Candidate(((corners,),), rims=lambda: ((panel,),)))
     assert as_found.card == card  # a named outline is not second-guessed by its rim's
-
-
-@pytest.mark.parametrize(("detail", "named"), [
-    (0.36, False),  # a 3 of spades matched "mountain" (live-table simulator, seed 20261124)
-    (0.46, False),  # a king of clubs, likewise
-    (0.50, False),  # a seven of spades matched "mountain" by 0.24 (live-table simulator, seed 20261127)
-    (0.54, False),  # the same card in another frame of that run
-    (0.62, True),  # the least detail of a true card read with such a margin on the tuning sets (glare)
-    (None, False),  # a margin short of clear must be backed by detail, so it is measured
-])
-def test_a_card_without_twins_matched_short_of_a_clear_margin_needs_some_detail(detail, named) -> None:
-    """Another game's card can look like a plain terrain card by a fair margin; its detail tells."""
-    match = Match("mountain", score=0.595, margin=0.20, fine_margin=None, turned=False, detail=detail)
-    assert judge(match)[0] is named
-
-
-@pytest.mark.parametrize(("match", "named"), [
-    # a water card under a lamp on wood, matched to the blue family (standard, tuning seed 103)
-    (Match("blue-C1", score=0.64, margin=0.24, fine_margin=0.46, turned=False, detail=0.49), False),
-    # set-up card 6 read as its twin 7 on a warp that missed its letters (woodcut, tuning seed 103)
-    (Match("setup-07", score=0.95, margin=0.74, fine_margin=0.61, turned=False, detail=0.19), False),
-    (Match("setup-07", score=0.95, margin=0.74, fine_margin=0.61, turned=False, detail=0.66), True),
-    (Match("blue-C1", score=0.60, margin=0.24, fine_margin=0.46, turned=False, detail=0.66), True),
-])
-def test_a_twin_named_needs_detail_however_far_it_leads_its_twins(match, named) -> None:
-    """A lead over the other twins does not excuse a card whose detail is not the named twin's at all
-    (true twins show 0.66 and more on the tuning sets)."""
-    assert judge(match)[0] is named
-
-
-@pytest.mark.parametrize(("fine_margin", "low", "high"), [
-    (0.27, 0.5, 0.6),  # a flat blue-A2 read as A1 barely past the twins' gate (held out, seed 20261122): was 1.0
-    (0.375, 0.7, 0.8),
-    (0.50, 1.0, 1.0),
-    (0.85, 1.0, 1.0),
-])
-def test_a_twin_is_named_with_the_confidence_its_lead_over_the_next_twin_earns(fine_margin, low, high) -> None:
-    """Among twins the call is only as sure as its lead: a card whose kind is beyond doubt (score 0.89,
-    margin 0.71 over every other kind) but that barely clears the next twin is named, not with confidence 1."""
-    match = Match("blue-A1", score=0.89, margin=0.71, fine_margin=fine_margin, turned=False, detail=0.96)
-    named, confidence = judge(match)
-    assert named and low <= confidence <= high
-
-
-@pytest.mark.parametrize(("detail", "rival_detail", "named"), [
-    (0.95, 0.46, True),  # water under glare, blue bonus cards close behind (standard, mat-square)
-    (0.99, 0.43, True),
-    (0.95, 0.70, False),  # the runner-up's detail is a card's too: a close call stays one
-    (0.85, 0.30, False),  # the named card's detail is not a sure card's
-    (0.95, None, False),  # the runner-up was not looked at: no evidence
-])
-def test_a_close_call_is_settled_only_by_detail_far_above_the_runner_ups(detail, rival_detail, named) -> None:
-    """A margin under MIN_MARGIN is too close to choose on the coarse score; detail settles it only
-    when the named card's is a sure card's and the runner-up's lies far below."""
-    match = Match("water", score=0.60, margin=0.04, fine_margin=None, turned=False, detail=detail,
-                  rival_detail=rival_detail)
-    assert judge(match)[0] is named
 
 
 @pytest.mark.parametrize(("top", "seed"), [
