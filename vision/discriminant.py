@@ -68,7 +68,7 @@ class Discriminant:
     cards: int  # twins in the family
     pixels: np.ndarray  # glyph-layout indices compared (twins.Regions.pixels)
     resolution: float  # frame px per canonical px the photos are degraded to (1: sharp)
-    pooling: Pooling | None = None  # over the compared pixels: which twins' photos stand for each (None: its own)
+    pooling: Pooling  # over the compared pixels: which twins' photos stand for each twin (twins.Regions.pooling)
 
     @cached_property
     def _fit(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -81,11 +81,7 @@ class Discriminant:
         centre = rows.mean(axis=0)
         basis = _principal(rows - centre, KEEP)
         z = (rows - centre) @ basis.T
-        if self.pooling is None:
-            means = np.stack([z[label == c].mean(axis=0) for c in range(self.cards)])
-        else:
-            pooled = self.pooling.means(rows, label, np.arange(self.cards))[0]
-            means = (pooled - centre) @ basis.T
+        means = (self.pooling.means(rows, label, np.arange(self.cards))[0] - centre) @ basis.T
         spread = z - means[label]
         cov = spread.T @ spread / max(len(z) - self.cards, 1)
         cov = (1 - SHRINK) * cov + SHRINK * np.trace(cov) / len(cov) * np.eye(len(cov))
@@ -172,13 +168,13 @@ def warm_resolutions(frame_height: int) -> list[float]:
 
 
 def learn_at(photos: Sequence[np.ndarray], owner: np.ndarray, cards: np.ndarray, pixels: np.ndarray,
-             resolution: float, pooling: Pooling | None = None) -> Discriminant:
+             resolution: float, pooling: Pooling) -> Discriminant:
     """A family's discriminant at one resolution (learnt when first asked): photos aligned onto its
     template, the card index each shows (owner), its twins' card indices (cards), the pixels compared and
-    how twins pool their photos over the glyph layout's marks (twins.Regions.pooling; None: each its own)."""
+    how twins pool their photos over the glyph layout's marks (twins.Regions.pooling)."""
     rows = {int(c): i for i, c in enumerate(cards)}
-    pooled = None if pooling is None else Pooling(pooling.marks[pixels], pooling.groups)
-    return Discriminant(tuple(photos), np.array([rows[int(o)] for o in owner]), len(cards), pixels, resolution, pooled)
+    return Discriminant(tuple(photos), np.array([rows[int(o)] for o in owner]), len(cards), pixels, resolution,
+                        Pooling(pooling.marks[pixels], pooling.groups))
 
 
 def _principal(centred: np.ndarray, keep: int) -> np.ndarray:
