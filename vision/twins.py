@@ -31,7 +31,7 @@ from vision.features import (
     mid_vector,
     sharpness,
 )
-from vision.parts import REGION_REACH, Parts, shifted
+from vision.parts import REGION_REACH, Parts, shifted, twin_lead
 from vision.pooling import Pooling
 
 REGION_T = 2.5  # a pixel where two twins' mean photos differ by this many standard errors (root mean
@@ -263,7 +263,7 @@ class Regions:
         the region's one shift alone gives may be a badge's edge, not the card's; the smaller of the
         two leads instead of their mean named fewer wrong but refused many more (seen styles, twin
         photos read on their true outlines, 1435: mean 1111 right, 18 wrong; smaller 1055, 11, with the
-        parts not yet cut along the marks; one shift alone 1108, 26)."""
+        parts not yet cut along the marks; one shift alone 1108, 26). Each lead is parts.twin_lead's."""
         out = np.zeros((self.cards, self.cards), np.float32)
         if not self.pairs:
             return out
@@ -271,7 +271,7 @@ class Regions:
         mean = (self.mask @ seen) / self.size[:, None]
         norm = np.sqrt(np.maximum((self.mask @ (seen * seen)) - self.size[:, None] * mean * mean, 1e-12))
         like_a, like_b = ((self.a @ seen) / norm).max(axis=1), ((self.b @ seen) / norm).max(axis=1)
-        lead = (like_a - like_b) / np.maximum(1.0 - self.rho, 1e-6)
+        lead = twin_lead(like_a, like_b, self.rho)
         by_part = self.parts.leads(glyph)
         rows, cols = np.array(self.pairs).T
         both = 0.5 * (lead + by_part)
