@@ -305,6 +305,15 @@ def test_a_twin_call_a_nudged_outline_turns_is_refused(gilded_blues: Deck, seed:
     assert reader.read_quad(photo.image, quad).card is None
 
 
+@pytest.mark.xfail(strict=True, reason="a known limit: this gilded blue-A1 leads blue-A2 by 0.76 on its true outline and "
+                   "on every nudge of it (a wrong name before and after session 35's misfit-measured lead)")
+def test_a_gilded_blue_a1_is_never_named_its_twin(gilded_blues: Deck) -> None:
+    """Seed 120 of the gilded blue queries: the reader must name it blue-A1 or refuse it."""
+    card = BLUES[120 % len(BLUES)]
+    photo = take_photo([Thing(card_face("gilded", card), card, card)], np.random.default_rng(700 + 120), QUERIES)
+    assert CardReader(gilded_blues).read_quad(photo.image, photo.seen[0].corners).card in (card, None)
+
+
 def test_a_card_fitting_a_twins_odd_photo_best_is_told_among_the_twins() -> None:
     """A photo of a twin taken by an outline cut short looks like no card of the family (similarity
     0.36-0.46) and is not learnt from; but a card that fits it best is one of the twins, told among
