@@ -159,6 +159,10 @@ def test_a_phone_that_stops_reading_is_dropped_after_the_write_timeout(tmp_path:
         deadline = time.monotonic() + WAIT_S
         while services.hub.client_count == 0 and time.monotonic() < deadline:
             time.sleep(0.02)
+        # The stream has begun (its first bytes wait, unread, in the phone's buffer): every entry
+        # from here is sent on its own. Submitted before the stream's thread took its snapshot, they
+        # would all be in that one state, which the buffers hold, and nothing would pile up.
+        deaf.recv(1, socket.MSG_PEEK)
         for _ in range(40):  # ~6 kB of state each: far more than the deaf phone's buffers
             table.submit(Reveal((Terrain.DESERT, Terrain.WATER)))
             table.submit(Undo())
