@@ -18,6 +18,9 @@ from vision.render import STANDARD, render_card
 from vision.tables import TableTop
 
 TOPS = (TableTop.FELT_RED, TableTop.WOOD_MID, TableTop.LAMINATE)  # tuning tops
+# Synthetic set-up cards' ring (test_pooling, test_discriminant): ten letter places, (y, x) glyph-layout px
+LETTER_PLACES = ((10, 10), (10, 60), (60, 10), (60, 60), (110, 10), (110, 60), (140, 30), (30, 35), (85, 35), (130, 60))
+LETTER_PX = 8  # a letter drawn as an 8 x 8 px patch of its own pattern
 CLEAR = PhotoConditions(**{**ENROLL_CONDITIONS.__dict__, "tops": TOPS})  # clear enrollment photos on them
 AT_REST = PhotoConditions(frames=((768, 432),), card_height=(0.25, 0.45))  # the scanner's stream, the Mayor's pair at rest
 

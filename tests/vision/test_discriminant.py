@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.vision.conftest import clear_deck
+from tests.vision.conftest import LETTER_PLACES, LETTER_PX, clear_deck
 from vision.cards import SETUP_CARDS, shown_marks
 from vision.discriminant import (
     CARD_SHARES,
@@ -135,8 +135,6 @@ def test_a_warm_up_stops_between_sizes_once_its_deck_is_replaced() -> None:
     assert deck.warm(480) is True and all(family.discriminant_at(r).learnt for r in warm_resolutions(480))
 
 
-LETTER_PLACES = [(10, 10), (10, 60), (60, 10), (60, 60), (110, 10), (110, 60), (140, 30), (30, 35), (85, 35), (130, 60)]
-LETTER_PX = 8  # canonical px: a letter drawn as a patch of its own pattern
 FADE = 0.2  # contrast a faded photo shows its letters at
 
 

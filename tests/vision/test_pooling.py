@@ -5,13 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.conftest import LETTER_PLACES, LETTER_PX
 from vision.cards import SETUP_CARDS, shown_marks
 from vision.features import glyph_shape
 from vision.pooling import Pooling
 from vision.twins import Regions
-
-PLACES = [(10, 10), (10, 60), (60, 10), (60, 60), (110, 10), (110, 60), (140, 30), (30, 35), (85, 35), (130, 60)]
-LETTER_PX = 8  # a letter drawn as an 8 x 8 px patch of its own
 
 
 def _ring_photos(rng: np.random.Generator, blur_card: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -24,7 +22,7 @@ def _ring_photos(rng: np.random.Generator, blur_card: int | None = None) -> tupl
     for c, card in enumerate(SETUP_CARDS):
         for _ in range(2):
             image = background + 0.3 * rng.normal(size=(h, w))
-            for (y, x), mark in zip(PLACES, shown_marks(card), strict=True):
+            for (y, x), mark in zip(LETTER_PLACES, shown_marks(card), strict=True):
                 fade = 0.5 if c == blur_card else 1.0
                 image[y:y + LETTER_PX, x:x + LETTER_PX] += fade * letters[mark.split(":")[1]]
             v = image.ravel() - image.mean()
@@ -37,7 +35,7 @@ def _marks() -> np.ndarray:
     """The glyph pixels of each of the ten places, as marks 1..10."""
     h, w = glyph_shape()
     marks = np.zeros((h, w), np.int32)
-    for k, (y, x) in enumerate(PLACES, start=1):
+    for k, (y, x) in enumerate(LETTER_PLACES, start=1):
         marks[y:y + LETTER_PX, x:x + LETTER_PX] = k
     return marks.ravel()
 
@@ -85,6 +83,6 @@ def test_twins_are_set_apart_where_their_letters_differ_not_where_one_cards_phot
     regions = Regions.learn(photos, owner, cards, shows)
     differ = {p for p, (a, b) in enumerate(zip(shows[3], shows[10], strict=True)) if a != b}
     region = regions.region(3, 10)
-    for place, (y, x) in enumerate(PLACES):
+    for place, (y, x) in enumerate(LETTER_PLACES):
         inside = region[y + LETTER_PX // 2, x + LETTER_PX // 2]
         assert inside == (place in differ), place
