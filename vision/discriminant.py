@@ -1,7 +1,7 @@
 """Near twins told apart by a linear discriminant learnt from their photos degraded as a camera
 degrades a card: shrunk to the card's resolution, shaken by motion, a pixel or two off the template.
 
-twins.Regions compares a card with each twin's mean photo where the pair differs; every pixel there
+regions.Regions compares a card with each twin's mean photo where the pair differs; every pixel there
 counts alike and on its own. A small or blurred card does not differ from its twin alike at every
 pixel: a millimetre's shift or a motion streak moves whole strokes together. Here each family's
 photos are degraded many times over (fixed draws, so a deck reads the same every time), and the
@@ -18,7 +18,7 @@ outlines, 320 per family and seed, seeds 20261160 and 20261151), 1280 photos: th
 1047 and 8. This alone led worse than the mean (blue 246 right, 14 wrong, of 320); one variance per
 pixel instead of the covariance named 28 wrong.
 
-Each twin's mean is pooled where twins show the same thing (vision.pooling, as twins.Regions pools
+Each twin's mean is pooled where twins show the same thing (vision.pooling, as regions.Regions pools
 them): over a letter both show, a twin is the mean of every photo showing that letter, so one
 card's blurrier or brighter photos there do not set it apart from its twin. Unpooled, a large sharp
 lacquer blue-A1 led toward blue-A2 by its letters "A-A" (-0.63 of a lead from them, +0.27 from its
@@ -66,9 +66,9 @@ class Discriminant:
     photos: tuple[np.ndarray, ...]  # canonical card images aligned onto the family's template
     owner: np.ndarray  # the card row (0..cards-1) each photo shows
     cards: int  # twins in the family
-    pixels: np.ndarray  # glyph-layout indices compared (twins.Regions.pixels)
+    pixels: np.ndarray  # glyph-layout indices compared (regions.Regions.pixels)
     resolution: float  # frame px per canonical px the photos are degraded to (1: sharp)
-    pooling: Pooling  # over the compared pixels: which twins' photos stand for each twin (twins.Regions.pooling)
+    pooling: Pooling  # over the compared pixels: which twins' photos stand for each twin (regions.Regions.pooling)
 
     @cached_property
     def _fit(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -171,7 +171,7 @@ def learn_at(photos: Sequence[np.ndarray], owner: np.ndarray, cards: np.ndarray,
              resolution: float, pooling: Pooling) -> Discriminant:
     """A family's discriminant at one resolution (learnt when first asked): photos aligned onto its
     template, the card index each shows (owner), its twins' card indices (cards), the pixels compared and
-    how twins pool their photos over the glyph layout's marks (twins.Regions.pooling)."""
+    how twins pool their photos over the glyph layout's marks (regions.Regions.pooling)."""
     rows = {int(c): i for i, c in enumerate(cards)}
     return Discriminant(tuple(photos), np.array([rows[int(o)] for o in owner]), len(cards), pixels, resolution,
                         Pooling(pooling.marks[pixels], pooling.groups))

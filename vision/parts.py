@@ -40,7 +40,7 @@ class Parts:
             marks: np.ndarray | None = None) -> Parts:
         """The parts of each pair's region (regions: (pairs, glyph) bool), with each card's layout
         (glyphs: (cards, glyph)) over every part. marks (per glyph pixel: the family's mark, 0 off
-        every mark; twins._marks): a region's pixels on a mark are compared over the whole mark, grown
+        every mark; regions._marks): a region's pixels on a mark are compared over the whole mark, grown
         by REGION_REACH, one part per mark that every pair differing there shares; the rest of it
         (or all of it, without marks) by its own connected parts. Thirteen set-up cards' 78 pairs
         cut into connected parts had 397 distinct ones of 173k pixels in all; along their ten letters

@@ -20,7 +20,7 @@ from vision.discriminant import (
     warm_resolutions,
 )
 from vision.features import CANON_H, CANON_W, at_resolution, glyph_shape, glyph_vector, sharpness
-from vision.twins import Regions
+from vision.regions import Regions
 
 TWINS = ("blue-A1", "blue-A2")
 
@@ -168,7 +168,7 @@ def _most_alike(card: int) -> int:
 def test_twins_are_told_by_the_letters_they_differ_in_not_by_one_cards_faded_photos(seed: int, faded: int) -> None:
     """A card whose enrolled photos show faded letters: a clear photo of it differs from them at every
     letter, from a twin only where their letters differ. The twins' means pooled where they show the
-    same letter (vision.pooling, as twins.Regions pools them), the clear photo leads toward its own card
+    same letter (vision.pooling, as regions.Regions pools them), the clear photo leads toward its own card
     over the twin sharing the most letters with it (half its ring): 0.61 and more; each card's own
     photos alone led 0.41 at most."""
     twin = _most_alike(faded)

@@ -25,7 +25,7 @@ def _layout(marks: dict[tuple[int, int], str], shift: dict[tuple[int, int], tupl
 
 
 def _region(places: list[tuple[int, int]]) -> np.ndarray:
-    """A pair's region: a box around each glyph place, as twins.Regions grows it."""
+    """A pair's region: a box around each glyph place, as regions.Regions grows it."""
     mask = np.zeros((H, W), bool)
     for y, x in places:
         mask[y - 4:y + 16, x - 4:x + 16] = True

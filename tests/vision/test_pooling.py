@@ -9,7 +9,7 @@ from tests.vision.conftest import LETTER_PLACES, LETTER_PX
 from vision.cards import SETUP_CARDS, shown_marks
 from vision.features import glyph_shape
 from vision.pooling import Pooling
-from vision.twins import Regions
+from vision.regions import Regions
 
 
 def _ring_photos(rng: np.random.Generator, blur_card: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
