@@ -5,10 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.vision.conftest import clear_deck, pair_at_rest
+from tests.vision.conftest import TOPS, clear_deck, pair_at_rest
 from vision.art import card_face
 from vision.cards import CARD_IDS, SETUP_CARDS, TERRAINS, setup_letters
 from vision.detect import Candidate, detect
+from vision.features import order_corners
+from vision.judge import MIN_FINE_MARGIN
 from vision.optics import Optics
 from vision.photo import PhotoConditions, Thing, take_photo
 from vision.props import Background, foreign_card, random_back, render_background
@@ -188,6 +190,33 @@ _TOP_HALF = ((0.0, 0.0), (63.0, 0.0), (63.0, 44.0), (0.0, 44.0))  # a half cover
 def test_a_card_two_outlines_of_one_place_name_differently_is_disputed(rival, is_disputed) -> None:
     """Two hypotheses of one blob naming different cards where one card lies: neither is trusted."""
     assert disputed(CardReading("blue-D2", 0.6, _CARD), [rival]) is is_disputed
+
+
+@pytest.fixture(scope="module")
+def inkwash_set_ups():
+    """The thirteen inkwash set-up cards: one ring of letter discs, told apart by the letters."""
+    return clear_deck("inkwash", SETUP_CARDS)
+
+
+@pytest.mark.parametrize(("seed", "card", "shrink", "shift"), [
+    (317, "setup-06", 0.94, (0.0, 0.0)),  # its outline drawn 6% in: leans to setup-12
+    (320, "setup-09", 1.0, (3.0, 0.0)),  # 3 px to the right: leans to setup-13
+])
+def test_a_card_is_not_disputed_by_an_outline_that_only_guesses_among_its_twins(inkwash_set_ups, seed, card,
+                                                                                 shrink, shift) -> None:
+    """A set-up card named on its true outline stays named when another outline of it, a little off,
+    is refused on the twin call: the twin that outline leans to is a guess, not another card there
+    (each was refused as disputed before)."""
+    reader = CardReader(inkwash_set_ups)
+    conditions = PhotoConditions(card_height=(0.25, 0.40), tilt_deg=(0.0, 10.0), tops=TOPS)
+    photo = take_photo([Thing(card_face("inkwash", card), card, card)], np.random.default_rng(seed), conditions)
+    true = order_corners(photo.seen[0].corners)
+    off = true.mean(axis=0) + shrink * (true - true.mean(axis=0)) + np.array(shift)
+    guess, match = reader._read_quad(photo.image, off)
+    assert guess.card is None and match.card != card and match.fine_margin < MIN_FINE_MARGIN  # the premise
+    assert inkwash_set_ups.twins(match.card, card) and not inkwash_set_ups.twins(card, "forest")
+    (reading,) = reader.read_candidate(photo.image, Candidate(((off,), (true,))))
+    assert reading.card == card
 
 
 def test_a_card_beside_one_a_stronger_cue_found_alone_is_kept() -> None:
