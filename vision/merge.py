@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-import cv2
 import numpy as np
 
 from vision.blobs import Candidate, stretched
-from vision.sides import Gradient, quad_area, short_side, snap
+from vision.sides import Gradient, intersection_area, quad_area, short_side, snap
 
 MIN_SUPPORT = 0.55  # share of the outline that must be a real step for a quad to count as a card
 SAME_CARD_OVERLAP = 0.5  # intersection / smaller area above which two quads are one card
@@ -30,8 +29,7 @@ APART_OVERLAP = 0.1  # intersection / smaller area below which two quads are two
 
 def overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection of two convex quads over the smaller one's area."""
-    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    return float(area) / max(min(quad_area(a), quad_area(b)), 1e-6)
+    return intersection_area(a, b) / max(min(quad_area(a), quad_area(b)), 1e-6)
 
 
 def merge(candidates: list[Candidate]) -> list[Candidate]:

@@ -81,9 +81,43 @@ def short_side(quad: np.ndarray) -> float:
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     """The intersection of two convex quads' areas, and each one's area."""
-    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    inter, _ = cv2.intersectConvexConvex(a32, b32)
-    return float(inter), abs(cv2.contourArea(a32)), abs(cv2.contourArea(b32))
+    pa, pb = np.asarray(a, np.float64).tolist(), np.asarray(b, np.float64).tolist()
+    return abs(_signed_area(_clipped(pa, pb))), abs(_signed_area(pa)), abs(_signed_area(pb))
+
+
+def intersection_area(a: np.ndarray, b: np.ndarray) -> float:
+    """The area two convex polygons (k x 2 points, either way round) have in common.
+
+    Not cv2.intersectConvexConvex: for two outlines touching along a side (the Mayor's two cards)
+    it may answer the whole of one (OpenCV 5.0: a pair of water cards overlapped "1.01" of each
+    other, so the reader kept one; opencv/opencv#26972, #10044). Clipped here instead, side by side
+    (Sutherland-Hodgman), in double precision: touching outlines share a line of no area."""
+    return abs(_signed_area(_clipped(np.asarray(a, np.float64).tolist(), np.asarray(b, np.float64).tolist())))
+
+
+def _signed_area(points: list[list[float]]) -> float:
+    """The signed area of a polygon (shoelace): positive when its points run one way round, negative the other."""
+    return 0.5 * sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True))
+
+
+def _clipped(subject: list[list[float]], clip: list[list[float]]) -> list[list[float]]:
+    """The part of a convex polygon inside another convex polygon (points as lists of [x, y])."""
+    way = 1.0 if _signed_area(clip) >= 0 else -1.0
+    out = subject
+    for (ax, ay), (bx, by) in zip(clip, clip[1:] + clip[:1], strict=True):
+        if not out:
+            break
+        points, out = out, []
+        # how far inside the side each point lies (>= 0: inside), the same sign whichever way clip runs
+        depth = [way * ((bx - ax) * (y - ay) - (by - ay) * (x - ax)) for x, y in points]
+        for (p, dp), (q, dq) in zip(zip(points, depth, strict=True), list(zip(points, depth, strict=True))[1:] +
+                                    [(points[0], depth[0])], strict=True):
+            if dp >= 0:
+                out.append(p)
+            if (dp >= 0) != (dq >= 0):
+                t = dp / (dp - dq)
+                out.append([p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])])
+    return out
 
 
 def iou(a: np.ndarray, b: np.ndarray) -> float:
