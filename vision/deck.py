@@ -141,8 +141,7 @@ class Deck:
 
     def twins(self, a: str, b: str) -> bool:
         """Whether two cards of the deck are of one family of near twins (told apart only where they differ)."""
-        families = self.families()
-        of = [families[int(np.argmax(self._ref_card == self._card_index[c]))] if c in self._card_index else None
+        of = [self.family(int(np.argmax(self._ref_card == self._card_index[c]))) if c in self._card_index else None
               for c in (a, b)]
         return of[0] is not None and of[0] is of[1]
 

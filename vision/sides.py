@@ -80,7 +80,7 @@ def short_side(quad: np.ndarray) -> float:
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    """The intersection of two convex quads' areas, and each one's area."""
+    """The area two convex polygons (k x 2 points, either way round) share, and each one's area."""
     pa, pb = np.asarray(a, np.float64).tolist(), np.asarray(b, np.float64).tolist()
     return abs(_signed_area(_clipped(pa, pb))), abs(_signed_area(pa)), abs(_signed_area(pb))
 
@@ -92,7 +92,7 @@ def intersection_area(a: np.ndarray, b: np.ndarray) -> float:
     it may answer the whole of one (OpenCV 5.0: a pair of water cards overlapped "1.01" of each
     other, so the reader kept one; opencv/opencv#26972, #10044). Clipped here instead, side by side
     (Sutherland-Hodgman), in double precision: touching outlines share a line of no area."""
-    return abs(_signed_area(_clipped(np.asarray(a, np.float64).tolist(), np.asarray(b, np.float64).tolist())))
+    return _overlap(a, b)[0]
 
 
 def _signed_area(points: list[list[float]]) -> float:
@@ -110,8 +110,8 @@ def _clipped(subject: list[list[float]], clip: list[list[float]]) -> list[list[f
         points, out = out, []
         # how far inside the side each point lies (>= 0: inside), the same sign whichever way clip runs
         depth = [way * ((bx - ax) * (y - ay) - (by - ay) * (x - ax)) for x, y in points]
-        for (p, dp), (q, dq) in zip(zip(points, depth, strict=True), list(zip(points, depth, strict=True))[1:] +
-                                    [(points[0], depth[0])], strict=True):
+        for k, (p, dp) in enumerate(zip(points, depth, strict=True)):
+            q, dq = points[(k + 1) % len(points)], depth[(k + 1) % len(points)]
             if dp >= 0:
                 out.append(p)
             if (dp >= 0) != (dq >= 0):
