@@ -17,9 +17,10 @@ MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (b
 MIN_MARGIN = 0.10  # best minus runner-up card: below it two cards are too alike to choose
 MIN_FINE_MARGIN = 0.25  # among near-twins: the card must sit a quarter of the way from the named twin toward the next (or nearer); a confused warp sits near 0
 MIN_DETAIL = 0.75  # detail correlation once aligned, for a close call: true cards 0.95+, other games' cards < 0.45
-DETAIL_FLOOR = 0.56  # detail any card needs whenever it is measured: true cards 0.62+ even under glare (twins 0.66+,
-                     # bar one read on a warp a quarter off), another game's card 0.36-0.54 (a seven of spades
-                     # matched "mountain": 0.50, 0.54), a water card named blue 0.46-0.49
+DETAIL_FLOOR = 0.60  # detail any card needs whenever it is measured: true cards 0.62+ even under glare (twins 0.66+,
+                     # bar one read on a warp a quarter off), another game's card 0.36-0.56 (a seven of spades
+                     # matched "mountain": 0.50, 0.54; a spade on the hexagon mat 0.563, named at 0.56), a water
+                     # card named blue 0.46-0.49; at 0.60 the seen styles' 5760 photos read exactly as at 0.56
 CLOSE_CALL_DETAIL = 0.90  # detail that settles a close call: true cards 0.95+ on a good outline, a rival 0.6 at most
 CLOSE_CALL_LEAD = 0.35  # ... over the runner-up's detail (water over a blue bonus card under glare: 0.5+)
 CLEAR_MARGIN = 0.30  # a margin this wide (over every other card) needs no detail: glare and blur wipe detail out
