@@ -81,8 +81,8 @@ def short_side(quad: np.ndarray) -> float:
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     """The area two convex polygons (k x 2 points, either way round) share, and each one's area."""
-    pa, pb = np.asarray(a, np.float64).tolist(), np.asarray(b, np.float64).tolist()
-    return abs(_signed_area(_clipped(pa, pb))), abs(_signed_area(pa)), abs(_signed_area(pb))
+    inside = _clipped(np.asarray(a, np.float64).tolist(), np.asarray(b, np.float64).tolist())
+    return abs(_signed_area(inside)), quad_area(np.asarray(a)), quad_area(np.asarray(b))
 
 
 def intersection_area(a: np.ndarray, b: np.ndarray) -> float:
@@ -96,7 +96,7 @@ def intersection_area(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _signed_area(points: list[list[float]]) -> float:
-    """The signed area of a polygon (shoelace): positive when its points run one way round, negative the other."""
+    """The signed area of a polygon (shoelace; any point count, none included): its sign tells which way round it runs."""
     return 0.5 * sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True))
 
 
