@@ -10,8 +10,9 @@ cues over a small copy of the frame, each giving a mask of "enclosed, solid" reg
     on plain tables, strong ones keep grain, weave and printed grids from closing around a card;
   - distance from the table's own colours (vision.table_colour: learnt from the frame's border, where cards rarely
     lie), after a median filter that wipes out grain lines and grid lines.
-Every blob of every mask is read as one card, two touching cards, or nothing (clutter); an edge
-map's blob that is nothing is read again with its thin spurs cut off (a plank seam that runs
+On a checked cloth two more: the cloth blurred over its period, and what breaks its repeat
+(vision.lattice, vision.repeat). Every blob of every mask is read as one card, two touching
+cards, or nothing (clutter); an edge map's blob that is nothing is read again with its thin spurs cut off (a plank seam that runs
 into a full-bleed card's outline joins the card's blob and spoils its shape). Each
 quad is scored by how much of its outline is a real step in colour (edge support), duplicates
 from several cues are merged, best support first (vision.merge). Once every card-sized blob off
@@ -36,6 +37,7 @@ import numpy as np
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
 from vision.lattice import blob_rectangle, checks_period, cloth_mask, panel_rim, rim, snap_to_checks
 from vision.merge import MIN_SUPPORT, merge, with_stretches
+from vision.repeat import repeat_breaks
 from vision.shrink import area_shrink
 from vision.sides import CHROMA_GAIN, Gradient, edge_support, quad_area
 from vision.standout import stands_out
@@ -55,6 +57,9 @@ CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checke
 WIPED_CUE = 7  # the weakest edges of the frame with its thin lines wiped (without_lines): a card a printed grid
 # or grain joins to the table; after the edge and colour cues, only while a blob off the table's colours is
 # unexplained or no cue found anything (run on every frame, it cost the Mayor's pairs 3 ms a frame)
+REPEAT_CUE = 8  # what breaks the checked cloth's repeat (vision.repeat): after the blurred cloth, on checks only
+REPEAT_TRUST = 0.9  # its edge support counts this much: a blob of two cards and the checks between them, snapped
+# onto check lines, showed 1.00 where the cards' own outlines showed 0.99 (seen inkwash pair on blue checks)
 BRIDGED_CUE = 6  # the weakest edges with gaps bridged: a light card on a light table, its outline broken in
                  # places; last, only when no other cue found a card, and not on checks (bridged, their net is one blob)
 BRIDGE_PX = 7  # work px: gaps up to about this wide in an outline are closed (the weakest edges break 2-5 px)
@@ -180,22 +185,24 @@ def _all_settled(table_blobs: list[tuple[np.ndarray, float]], found: list[Candid
 
 
 def _blobs(blobs: list[tuple[np.ndarray, float]], frame_area: float, colour_u8: np.ndarray, known: list[Candidate],
-           fit: Callable[[np.ndarray], Candidate | None], spurs: bool = False) -> tuple[list[Candidate], list[np.ndarray]]:
+           fit: Callable[[np.ndarray], Candidate | None], spurs: bool = False,
+           trust: float = 1.0) -> tuple[list[Candidate], list[np.ndarray]]:
     """The new card candidates among a mask's card-sized blobs (_card_sized; smaller ones are crumbs and
     specks of glare, smaller than any hand too), scored by edge support, and the blobs that are no card.
 
     fit reads a blob as cards (detect's own analyse, or the cloth's rectangles); spurs: a blob
-    that is no card is read again with thin spurs cut off."""
+    that is no card is read again with thin spurs cut off; trust: how far the cue's edge support is
+    trusted (a cue whose blobs may run over the checks around cards yields to the others)."""
     found, others = [], []
     for contour, area in blobs:
         if _settled(contour, area, known):
             continue
-        fitted, trust = _fitted(contour, frame_area, fit, colour_u8, spurs)
-        if not fitted or trust < 1.0:  # read in pieces, it may still be a hand: its palm cut from its fingers
+        fitted, pieces_trust = _fitted(contour, frame_area, fit, colour_u8, spurs)
+        if not fitted or pieces_trust < 1.0:  # read in pieces, it may still be a hand: its palm cut from its fingers
             others.append(contour)
         for candidate in fitted:
             support = min(edge_support(colour_u8, q) for q in candidate.hypotheses[0])
-            found.append(Candidate(candidate.hypotheses, trust * support))
+            found.append(Candidate(candidate.hypotheses, trust * pieces_trust * support))
     return found, others
 
 
@@ -327,7 +334,7 @@ def detect(frame: np.ndarray) -> Detection:
     gradient = cache(lambda: (dx.astype(np.float32), dy.astype(np.float32)))
     table_blobs = _card_sized(table_mask(colour_u8), frame_area)
     explained = False
-    for level in CUE_ORDER + (WIPED_CUE,) + ((CLOTH_CUE,) if period else (BRIDGED_CUE,)):
+    for level in CUE_ORDER + (WIPED_CUE,) + ((CLOTH_CUE, REPEAT_CUE) if period else (BRIDGED_CUE,)):
         fit = partial(analyse, frame_area=frame_area)
         if level < len(EDGE_LEVELS):
             if explained:
@@ -341,16 +348,20 @@ def detect(frame: np.ndarray) -> Detection:
             if everything:
                 break  # bridging is for a card every other cue missed: it costs a pass on every frame
             blobs = _card_sized(_enclosed(edges(0), _BRIDGE), frame_area)
-        elif level == CLOTH_CUE:
+        elif level in (CLOTH_CUE, REPEAT_CUE):
+            if level == REPEAT_CUE and explained:
+                continue  # every blob off the table's colours is a card outlined well: nothing left to find
             outlined = [q for c in everything if c.support >= MIN_SUPPORT for q in c.hypotheses[0]]
-            blobs = _card_sized(cloth_mask(colour_u8, period, outlined), frame_area)
+            mask = (cloth_mask if level == CLOTH_CUE else repeat_breaks)(colour_u8, period, outlined)
+            blobs = _card_sized(mask, frame_area)
             fit = partial(_cloth_cards, frame_area=frame_area, colour_u8=colour_u8, grad=gradient(), period=period)
         else:
             blobs = table_blobs  # found once: the early stop asks of them after every cue
         # An edge map's blob may hold a plank seam the card's outline runs into. Not on checks: the
         # cloth cue reads those cards, and a blob of checks cut at its spurs looks like a card.
         spurs = (level < len(EDGE_LEVELS) or level == WIPED_CUE) and not period
-        found, others = _blobs(blobs, frame_area, colour_u8, everything, fit, spurs)
+        found, others = _blobs(blobs, frame_area, colour_u8, everything, fit, spurs,
+                               REPEAT_TRUST if level == REPEAT_CUE else 1.0)
         everything += found
         if level == len(EDGE_LEVELS):
             strays += [b for b in others if _hand_like(b, colour_u8.shape[:2])]

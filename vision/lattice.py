@@ -48,7 +48,7 @@ SNAP_STEPS = 15  # positions tried per end of a side: ~1 px apart over the reach
 _KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
-def _band(shape: tuple[int, ...]) -> np.ndarray:
+def border_band(shape: tuple[int, ...]) -> np.ndarray:
     """Boolean mask of the border band of an image of this shape."""
     h, w = shape[:2]
     b = max(1, round(BAND * h))
@@ -58,7 +58,7 @@ def _band(shape: tuple[int, ...]) -> np.ndarray:
 
 
 def _band_strips(shape: tuple[int, ...]) -> tuple[tuple[slice, slice], ...]:
-    """The border band of an image of this shape (as _band) as four disjoint strips: top, bottom,
+    """The border band of an image of this shape (as border_band) as four disjoint strips: top, bottom,
     and the left and right ends of the rows between."""
     h, w = shape[:2]
     b = max(1, round(BAND * h))
@@ -113,7 +113,7 @@ def cloth_mask(colour_u8: np.ndarray, period: float, known: list[np.ndarray]) ->
     shrink = min(1.0, SMALL_SIGMA / sigma)
     small = cv2.resize(colour_u8, (max(8, round(w * shrink)), max(8, round(h * shrink))), interpolation=cv2.INTER_AREA)
     feats = _features(small, sigma * shrink)
-    band = feats[_band(feats.shape)]
+    band = feats[border_band(feats.shape)]
     band = band[:: max(1, len(band) // BAND_SAMPLES)]
     centre = np.median(band, axis=0)
     spread = np.maximum(1.4826 * np.median(np.abs(band - centre), axis=0), SPREAD_MIN)
