@@ -184,13 +184,22 @@ def analyse(contour: np.ndarray, frame_area: float, hull: np.ndarray | None = No
     return Candidate(tuple(hyps)) if hyps else None
 
 
-def without_spurs(contour: np.ndarray, frame_area: float) -> list[np.ndarray]:
+def without_spurs(contour: np.ndarray, frame_area: float) -> list[list[np.ndarray]]:
     """A blob's card-sized pieces once thin bands are cut off (a plank seam or a grid line that
     runs into a card's outline joins the card's blob and spoils its shape; one seam may join the
-    Mayor's two cards, about the same size); none when the cut leaves more or unlike pieces (a net
-    of checks or grid cells, not cards)."""
-    size = round(SPUR_SHARE * np.sqrt(MIN_CARD_SHARE * frame_area / CARD_ASPECT)) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    Mayor's two cards, about the same size), for each width of cut: SPUR_SHARE of the smallest
+    card's short side, then of the blob's own when that is wider (a big card on marble, its veins
+    blurred wide). A cut that leaves more or unlike pieces (a net of checks or grid cells, not
+    cards) gives none; the caller takes the first cut whose pieces look like cards."""
+    smallest = SPUR_SHARE * np.sqrt(MIN_CARD_SHARE * frame_area / CARD_ASPECT)
+    own = SPUR_SHARE * np.sqrt(cv2.contourArea(contour) / CARD_ASPECT)
+    return [_cut_spurs(contour, frame_area, width) for width in ((smallest, own) if own > smallest else (smallest,))]
+
+
+def _cut_spurs(contour: np.ndarray, frame_area: float, width: float) -> list[np.ndarray]:
+    """A blob's card-sized pieces once bands up to width px are cut off, or none when they are more
+    than two or unlike in area."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(width) | 1, round(width) | 1))
     cut = _recut(contour, lambda piece, _: cv2.morphologyEx(piece, cv2.MORPH_OPEN, kernel))
     sized = [(area, p) for p in cut if (area := cv2.contourArea(p)) >= MIN_CARD_SHARE * frame_area]
     areas = sorted(area for area, _ in sized)

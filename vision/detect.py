@@ -214,8 +214,12 @@ def _fitted(contour: np.ndarray, frame_area: float, fit: Callable[[np.ndarray], 
     candidate = fit(contour)
     if candidate is not None or not spurs:
         return ([candidate] if candidate is not None else []), 1.0
-    pieces = [c for piece in without_spurs(contour, frame_area) if (c := fit(piece)) is not None]
-    return [c for c in pieces if all(stands_out(colour_u8, q, SPUR_CONTRAST) for q in c.hypotheses[0])], SPUR_TRUST
+    for cut in without_spurs(contour, frame_area):
+        pieces = [c for piece in cut if (c := fit(piece)) is not None]
+        kept = [c for c in pieces if all(stands_out(colour_u8, q, SPUR_CONTRAST) for q in c.hypotheses[0])]
+        if kept:
+            return kept, SPUR_TRUST
+    return [], SPUR_TRUST
 
 
 def _hand_like(blob: np.ndarray, shape: tuple[int, int]) -> bool:

@@ -1,6 +1,10 @@
 """Whether a piece cut from a blob stands out from the table: its inside's mean colour against a
 band just outside it, in spreads of the band's colour (a card on a table: several; a piece of the
-table itself, a plank or a grid's cell cut out: about one or less).
+table itself, a plank or a grid's cell cut out: about one or less), or in one channel alone, in
+that channel's spread: a card of another hue on a veined stone differs little in lightness, which
+the veins spread widely, and much in hue, which they do not. Seen styles on birch, marble and light
+wood (2546 photos read whole, with blobs' spurs cut at their own size too: blobs.without_spurs):
+2435 -> 2443 right, the same 5 named wrong.
 
 The measure was first taken in float32 over colour units with numpy's mean and variance, which add
 a piece's pixels one at a time (~2 ms a piece). It is now taken in double from the pixels' own
@@ -28,17 +32,25 @@ _DILATE = np.ones((3, 3), np.uint8)
 
 def stands_out(colour_u8: np.ndarray, quad: np.ndarray, bar: float) -> bool:
     """Whether a quad's inside differs in mean colour from a band just outside it by at least bar
-    spreads of the band's colour."""
+    spreads of the band's colour: all channels together, or one alone in its own spread (a pale
+    green card on light marble: the veins spread the stone's lightness, not its hue)."""
     roi, core, band = _regions(colour_u8, quad)
     sizes = cv2.countNonZero(core), cv2.countNonZero(band)
     if min(sizes) < MIN_PX:
         return bar <= 0.0  # too few pixels: measured as 0, as before
     inner, _ = cv2.meanStdDev(roi, mask=core)
     outer, spread = cv2.meanStdDev(roi, mask=band)
+    if _by_channel(inner, outer, spread) >= bar:
+        return True
     quick = float(np.linalg.norm(_GAIN * (inner - outer).ravel()) / (np.linalg.norm(_GAIN * spread.ravel()) + 1.0))
     if max(sizes) <= PX_EXACT and abs(quick - bar) > SURE * bar:
         return quick >= bar
     return _float32_measure(roi, core, band) >= bar
+
+
+def _by_channel(inner: np.ndarray, outer: np.ndarray, spread: np.ndarray) -> float:
+    """The largest difference of one channel's means (inside, band) in that channel's spreads of the band."""
+    return float(np.max(np.abs(_GAIN * (inner - outer).ravel()) / (_GAIN * spread.ravel() + 1.0)))
 
 
 def _regions(colour_u8: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

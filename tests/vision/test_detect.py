@@ -29,6 +29,18 @@ def test_a_painted_card_across_plank_seams_is_outlined(top, seed) -> None:
     assert max((iou(q, photo.seen[0].corners) for q in quads), default=0.0) >= MIN_IOU
 
 
+@pytest.mark.parametrize("seed", [10, 40, 41, 44])
+def test_a_big_setup_card_whose_blob_marble_veins_join_is_outlined(seed) -> None:
+    """An ink-wash set-up card 30-45% of the frame tall on marble: blurred veins wider than a seam
+    join its blob, and it differs from the stone in hue, hardly in lightness. Cut at the blob's own
+    scale and measured channel by channel, it is outlined (no outline came within 0.9 before)."""
+    photo = take_photo([Thing(card_face("inkwash", "setup-10", 3.0), "setup-10", "setup-10")],
+                       np.random.default_rng(seed), PhotoConditions(frames=((640, 480),), card_height=(0.3, 0.45)),
+                       top=TableTop.MARBLE)
+    quads = [q for c in detect(photo.image).candidates for h in c.hypotheses for q in h]
+    assert max((iou(q, photo.seen[0].corners) for q in quads), default=0.0) >= MIN_IOU
+
+
 @pytest.mark.parametrize("seed", [219, 236, 257])
 def test_a_light_card_on_laminate_whose_faint_outline_breaks_is_outlined(seed) -> None:
     """A parchment set-up card on light laminate: its weakest edges break in places, so no cue

@@ -229,7 +229,7 @@ def test_a_card_beside_one_a_stronger_cue_found_alone_is_kept() -> None:
     assert all(max(iou(q, s.corners) for q in quads) >= 0.8 for s in photo.seen)
 
 
-@pytest.mark.parametrize(("card", "seed"), [("setup-07", 26), ("setup-01", 86)])
+@pytest.mark.parametrize(("card", "seed"), [("setup-07", 26), ("setup-01", 100)])
 def test_a_card_every_live_cue_misses_is_found_by_the_lone_search(reader: CardReader, card, seed, unwiped) -> None:
     """A parchment set-up card on birch hides from every cue of the live read; the frame is searched
     as enrollment searches a photo, and the card found there is named with its corners."""
@@ -254,7 +254,7 @@ def test_a_card_the_live_cues_outline_across_is_found_by_the_lone_search(reader:
 
 
 @pytest.mark.parametrize(("pair", "top", "seed"), [
-    (("water", "desert"), TableTop.WOOD_LIGHT, 478),
+    (("water", "desert"), TableTop.WOOD_LIGHT, 598),
     (("mountain", "mountain"), TableTop.BIRCH, 837),
     (("mountain", "mountain"), TableTop.BIRCH, 62),  # neither outlined: the first found by the lone search
 ])
