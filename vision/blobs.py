@@ -10,7 +10,7 @@ first, for the deck to choose among (vision.detect, vision.lone).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -184,23 +184,35 @@ def analyse(contour: np.ndarray, frame_area: float, hull: np.ndarray | None = No
     return Candidate(tuple(hyps)) if hyps else None
 
 
-def without_spurs(contour: np.ndarray, frame_area: float) -> list[list[np.ndarray]]:
+def without_spurs(contour: np.ndarray, frame_area: float) -> Iterator[list[np.ndarray]]:
     """A blob's card-sized pieces once thin bands are cut off (a plank seam or a grid line that
     runs into a card's outline joins the card's blob and spoils its shape; one seam may join the
     Mayor's two cards, about the same size), for each width of cut: SPUR_SHARE of the smallest
-    card's short side, then of the blob's own when that is wider (a big card on marble, its veins
-    blurred wide). A cut that leaves more or unlike pieces (a net of checks or grid cells, not
-    cards) gives none; the caller takes the first cut whose pieces look like cards."""
+    card's short side, then of the blob's own when that is wider and the blob no bigger than the
+    largest card (a big card on marble, its veins blurred wide; a blob of the whole table is no card
+    with spurs, and an opening that wide over it costs tens of ms). A cut that leaves more or
+    unlike pieces (a net of checks or grid cells, not cards) gives none; cuts are made as the caller
+    asks for them: it takes the first whose pieces look like cards."""
     smallest = SPUR_SHARE * np.sqrt(MIN_CARD_SHARE * frame_area / CARD_ASPECT)
-    own = SPUR_SHARE * np.sqrt(cv2.contourArea(contour) / CARD_ASPECT)
-    return [_cut_spurs(contour, frame_area, width) for width in ((smallest, own) if own > smallest else (smallest,))]
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(smallest) | 1, round(smallest) | 1))
+    yield _pieces(_recut(contour, lambda piece, _: cv2.morphologyEx(piece, cv2.MORPH_OPEN, kernel)), frame_area)
+    area = cv2.contourArea(contour)
+    own = SPUR_SHARE * np.sqrt(area / CARD_ASPECT)
+    if own > smallest and area <= MAX_CARD_SHARE * frame_area:
+        yield _pieces(_recut(contour, lambda piece, _: _opened(piece, own / 2)), frame_area)
 
 
-def _cut_spurs(contour: np.ndarray, frame_area: float, width: float) -> list[np.ndarray]:
-    """A blob's card-sized pieces once bands up to width px are cut off, or none when they are more
-    than two or unlike in area."""
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(width) | 1, round(width) | 1))
-    cut = _recut(contour, lambda piece, _: cv2.morphologyEx(piece, cv2.MORPH_OPEN, kernel))
+def _opened(mask: np.ndarray, radius: float) -> np.ndarray:
+    """A mask opened by a disc of this radius (px), by two distance transforms (5x5 mask: within ~2%
+    of the true distance): as fast for a wide disc as a narrow one (a 200x260 box: cv2's opening by
+    an ellipse 41 px wide 1.6 ms, this 0.35 ms)."""
+    inner = cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_5) >= radius
+    near = cv2.distanceTransform((~inner).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) <= radius
+    return (near * 255).astype(np.uint8)
+
+
+def _pieces(cut: list[np.ndarray], frame_area: float) -> list[np.ndarray]:
+    """A cut blob's card-sized pieces, or none when they are more than two or unlike in area."""
     sized = [(area, p) for p in cut if (area := cv2.contourArea(p)) >= MIN_CARD_SHARE * frame_area]
     areas = sorted(area for area, _ in sized)
     alike = len(sized) == 1 or (len(sized) == 2 and areas[0] >= PAIR_AREA_RATIO * areas[1])

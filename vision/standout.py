@@ -4,7 +4,7 @@ table itself, a plank or a grid's cell cut out: about one or less), or in one ch
 that channel's spread: a card of another hue on a veined stone differs little in lightness, which
 the veins spread widely, and much in hue, which they do not. Seen styles on birch, marble and light
 wood (2546 photos read whole, with blobs' spurs cut at their own size too: blobs.without_spurs):
-2435 -> 2443 right, the same 5 named wrong.
+2435 -> 2445 right, the same 5 named wrong.
 
 The measure was first taken in float32 over colour units with numpy's mean and variance, which add
 a piece's pixels one at a time (~2 ms a piece). It is now taken in double from the pixels' own

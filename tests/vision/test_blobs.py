@@ -30,13 +30,13 @@ def _outline(piece: np.ndarray) -> np.ndarray:
 
 def test_thin_veins_are_cut_off_at_the_smallest_cards_scale() -> None:
     """Veins 5 px wide (a plank seam's width) go with the first cut: the card is left."""
-    pieces = without_spurs(_blob(5), float(WORK[0] * WORK[1]))[0]
+    pieces = next(without_spurs(_blob(5), float(WORK[0] * WORK[1])))
     assert len(pieces) == 1 and iou(_outline(pieces[0]), CARD) > 0.9
 
 
 def test_wide_veins_on_a_big_card_are_cut_off_at_its_own_scale() -> None:
     """Veins 13 px wide outlast a cut sized for the smallest card (~10 px); one sized for this
     card's own short side takes them off, and the card is left whole."""
-    narrow, wide = without_spurs(_blob(13), float(WORK[0] * WORK[1]))
+    narrow, wide = list(without_spurs(_blob(13), float(WORK[0] * WORK[1])))
     assert len(narrow) == 1 and iou(_outline(narrow[0]), CARD) < 0.5  # the veins are still on it
     assert len(wide) == 1 and iou(_outline(wide[0]), CARD) > 0.9
