@@ -12,8 +12,9 @@ cues over a small copy of the frame, each giving a mask of "enclosed, solid" reg
     lie), after a median filter that wipes out grain lines and grid lines.
 On a checked cloth two more: the cloth blurred over its period, and what breaks its repeat
 (vision.lattice, vision.repeat). Every blob of every mask is read as one card, two touching
-cards, or nothing (clutter); an edge map's blob that is nothing is read again with its thin spurs cut off (a plank seam that runs
-into a full-bleed card's outline joins the card's blob and spoils its shape). Each
+cards, or nothing (clutter); an edge map's blob that is nothing is read again with its thin
+spurs cut off (a plank seam that runs into a full-bleed card's outline joins the card's blob and
+spoils its shape). Each
 quad is scored by how much of its outline is a real step in colour (edge support), duplicates
 from several cues are merged, best support first (vision.merge). Once every card-sized blob off
 the table's colours is a card a cue outlined well, the remaining edge cues are skipped: on most

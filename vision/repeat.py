@@ -52,8 +52,7 @@ def lattice_steps(grey: np.ndarray, period: float) -> list[tuple[float, float]]:
     peaks = np.argwhere((auto == cv2.dilate(auto, np.ones((5, 5), np.uint8))) & (auto > MIN_PEAK))
     lo, hi = STEP_REACH[0] * period, STEP_REACH[1] * period
     near = sorted((float(np.hypot(x - cx, y - cy)), int(y), int(x)) for y, x in peaks)
-    return [(x - cx + _vertex(auto[y, x - 1:x + 2]), y - cy + _vertex(auto[y - 1:y + 2, x]))
-            for r, y, x in near if lo <= r <= hi and 0 < x < w - 1 and 0 < y < h - 1][:STEPS]
+    return [_peak_step(auto, y, x) for r, y, x in near if lo <= r <= hi and 0 < x < w - 1 and 0 < y < h - 1][:STEPS]
 
 
 def _autocorrelation(grey: np.ndarray) -> np.ndarray | None:
@@ -89,9 +88,14 @@ def _local_steps(grey: np.ndarray, steps: list[tuple[float, float]]) -> list[tup
             local.append((dx, dy))
             continue
         py, px = np.unravel_index(int(np.argmax(window)), window.shape)
-        py, px = py + y0, px + x0
-        local.append((px - cx + _vertex(auto[py, px - 1:px + 2]), py - cy + _vertex(auto[py - 1:py + 2, px])))
+        local.append(_peak_step(auto, int(py) + y0, int(px) + x0))
     return local
+
+
+def _peak_step(auto: np.ndarray, y: int, x: int) -> tuple[float, float]:
+    """The (dx, dy) step to an autocorrelation's peak at (y, x), to a fraction of a px (_vertex)."""
+    cy, cx = auto.shape[0] // 2, auto.shape[1] // 2
+    return x - cx + _vertex(auto[y, x - 1:x + 2]), y - cy + _vertex(auto[y - 1:y + 2, x])
 
 
 def _vertex(three: np.ndarray) -> float:
@@ -138,7 +142,6 @@ def _least_difference(units: np.ndarray, steps: list[tuple[float, float]]) -> np
         np.minimum(least, cv2.transform(cv2.absdiff(units, moved), _SUM), out=least)
     least[least >= OFF_FRAME / 2] = 0.0  # every step ran off the frame: a corner, no evidence either way
     return least
-
 
 
 def _tiled_difference(units: np.ndarray, steps: list[tuple[float, float]]) -> np.ndarray:
