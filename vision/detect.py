@@ -58,9 +58,7 @@ CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checke
 WIPED_CUE = 7  # the weakest edges of the frame with its thin lines wiped (without_lines): a card a printed grid
 # or grain joins to the table; after the edge and colour cues, only while a blob off the table's colours is
 # unexplained or no cue found anything (run on every frame, it cost the Mayor's pairs 3 ms a frame)
-REPEAT_CUE = 8  # what breaks the checked cloth's repeat (vision.repeat): after the blurred cloth, on checks only,
-# even when every blob off the table's colours is explained: a card in the cloth's own tones makes no such blob
-# (an ink-wash water card beside a desert card on blue checks; ~2.5 ms a frame there)
+REPEAT_CUE = 8  # what breaks the checked cloth's repeat (vision.repeat): after the blurred cloth, on checks only
 REPEAT_TRUST = 0.9  # its edge support counts this much: a blob of two cards and the checks between them, snapped
 # onto check lines, showed 1.00 where the cards' own outlines showed 0.99 (seen inkwash pair on blue checks)
 BRIDGED_CUE = 6  # the weakest edges with gaps bridged: a light card on a light table, its outline broken in
@@ -356,6 +354,8 @@ def detect(frame: np.ndarray) -> Detection:
                 break  # bridging is for a card every other cue missed: it costs a pass on every frame
             blobs = _card_sized(_enclosed(edges(0), _BRIDGE), frame_area)
         elif level in (CLOTH_CUE, REPEAT_CUE):
+            if level == REPEAT_CUE and explained:
+                continue  # every blob off the table's colours is a card outlined well: nothing left to find
             outlined = [q for c in everything if c.support >= MIN_SUPPORT for q in c.hypotheses[0]]
             mask = (cloth_mask if level == CLOTH_CUE else repeat_breaks)(colour_u8, period, outlined)
             blobs = _card_sized(mask, frame_area)
