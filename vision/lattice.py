@@ -119,11 +119,17 @@ def cloth_mask(colour_u8: np.ndarray, period: float, known: list[np.ndarray]) ->
     spread = np.maximum(1.4826 * np.median(np.abs(band - centre), axis=0), SPREAD_MIN)
     far = (np.abs(feats - centre) / spread).max(axis=2) / FAR
     far = cv2.resize(far.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    mask = (far > 1.0).astype(np.uint8) * 255
+    return without_known((far > 1.0).astype(np.uint8) * 255, known, 2 * sigma)
+
+
+def without_known(mask: np.ndarray, known: list[np.ndarray], halo: float) -> np.ndarray:
+    """A cue's mask (work size) with the known quads (work px) and a halo this many px wide around
+    them wiped (a blurred cue spreads a card found already past its outline: a ring of it would be
+    fitted as a card), then opened and closed by a 5 px disc."""
     for quad in known:
         outline = np.round(quad).astype(np.int32)
         cv2.fillConvexPoly(mask, outline, 0)
-        cv2.polylines(mask, [outline], True, 0, max(1, round(2 * sigma)))
+        cv2.polylines(mask, [outline], True, 0, max(1, round(halo)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL)
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.lattice import border_band
+from vision.lattice import border_band, without_known
 from vision.sides import colour_units
 
 STEPS = 8  # lattice steps compared: the two runs of the checks, both diagonals, each way
@@ -38,7 +38,6 @@ TILES = 3  # the frame is compared in TILES x TILES parts, each with its own ste
 TILE_REACH = 0.25  # share of a step's length a part's own step may lie from the frame's
 OFF_FRAME = 1e6  # colour units: what a step that runs off the frame lands on (never a match)
 _SUM = np.ones((1, 3), np.float32)  # cv2.transform by this adds a pixel's channels (numpy's sum over them is slow)
-_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
 def lattice_steps(grey: np.ndarray, period: float) -> list[tuple[float, float]]:
@@ -122,13 +121,7 @@ def repeat_breaks(colour_u8: np.ndarray, period: float, known: list[np.ndarray])
     centre = float(np.median(band))
     spread = max(1.4826 * float(np.median(np.abs(band - centre))), SPREAD_MIN)
     far = cv2.resize((least - centre) / spread, (w, h), interpolation=cv2.INTER_LINEAR)
-    mask = (far > FAR).astype(np.uint8) * 255
-    for quad in known:  # and the fill's halo around them: a ring of it would be fitted as a card
-        outline = np.round(quad).astype(np.int32)
-        cv2.fillConvexPoly(mask, outline, 0)
-        cv2.polylines(mask, [outline], True, 0, max(1, round(2 * FILL_PERIODS * period)))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL)
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL)
+    return without_known((far > FAR).astype(np.uint8) * 255, known, 2 * FILL_PERIODS * period)
 
 
 def _least_difference(units: np.ndarray, steps: list[tuple[float, float]]) -> np.ndarray:
