@@ -84,7 +84,8 @@ class Regions:
         pooling = Pooling.plan(own, marks, shows if shows is not None else [(str(c),) for c in cards])
         means, n = pooling.means(photos, owner, cards)
         pairs = tuple((i, j) for i in range(len(cards)) for j in range(i + 1, len(cards)))
-        found = [_region(means[i], means[j], noise * (1 / n[i] + 1 / n[j]), marks) for i, j in pairs]
+        printed = pooling.printed()  # chance marks out: lacquer blue-A1's plain "3" led 0.18 (rho 0.96 by a rim strip)
+        found = [_region(means[i], means[j], noise * (1 / n[i] + 1 / n[j]), printed) for i, j in pairs]
         masks = np.stack([m for m, _ in found]) if pairs else np.zeros((0, photos.shape[1]), bool)
         seen = np.array([ok for _, ok in found], bool)
         pixels = np.flatnonzero(masks.any(axis=0)) if pairs else np.zeros(0, np.int64)
