@@ -9,7 +9,7 @@ that differ (the letters) decide between them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -38,6 +38,9 @@ CHROMA_WEIGHT = 0.35  # share of the coarse score given to colour; grey layout c
 CHROMA_SCALE = 0.02  # mean squared chromaticity difference at which colour similarity is 1/e
 FAMILY_SIMILARITY = 0.70  # coarse score above which two different cards count as near-twins
 FAMILY_COLOUR_WEIGHT = 0.5  # weight of a colour similarity difference (0..1) next to a twin-vs-twin projection
+UNALIGNED_MARGIN = 0.6  # twin lead (1: the named twin exactly) at which a card whose twins differ in their art at large
+# is named as its outline warped it, without aligning it onto their template (~1.2 ms of ECC a card); painted terrain
+# cards lead by 1.0-1.3
 WAY_UP_ROUNDS = 10  # rounds to agree which way up near-twins lie (2-3 suffice in practice)
 
 
@@ -261,24 +264,34 @@ class Deck:
 
     def _within_family(self, family: Family, image: np.ndarray, colour: np.ndarray,
                        resolution: float) -> tuple[int, float, float]:
-        """Pick among near-twins by where they differ, after aligning the card to their template.
+        """Pick among near-twins by where they differ, after aligning the card to their template (unless
+        its outline's own warp already leads by UNALIGNED_MARGIN among twins that differ in their art: _looks).
 
         The named twin (fine layout, helped by colour) must beat every other twin where the two
         differ (their letters, digits or badges, as learnt from the photos): 1 is exactly the
         named twin there, 0 halfway to the other. The smallest such lead is the margin. Returns the card index, that
         margin, and how well the card's detail matches the named twin's (fine or mid scale).
         """
-        aligned = family.align(image)
-        fine, mid = fine_vector(aligned), mid_vector(aligned)
-        twins = family.seen_like(resolution, sharpness(aligned))
-        beats = twins.beats(glyph_vector(aligned), family.discriminant_at(resolution))
-        beats += FAMILY_COLOUR_WEIGHT * (colour[:, None] - colour[None, :])
-        np.fill_diagonal(beats, np.inf)
-        worst = beats.min(axis=1)
-        best = int(np.argmax(worst))
-        margin = float(worst[best]) if len(family.cards) > 1 else 1.0
-        detail = max(float(fine @ twins.fine[best]), float(mid @ twins.mid[best]))
+        for aligned in _looks(family, image):
+            twins = family.seen_like(resolution, sharpness(aligned))
+            beats = twins.beats(glyph_vector(aligned), family.discriminant_at(resolution))
+            beats += FAMILY_COLOUR_WEIGHT * (colour[:, None] - colour[None, :])
+            np.fill_diagonal(beats, np.inf)
+            worst = beats.min(axis=1)
+            best = int(np.argmax(worst))
+            margin = float(worst[best]) if len(family.cards) > 1 else 1.0
+            if margin >= UNALIGNED_MARGIN:
+                break
+        detail = max(float(fine_vector(aligned) @ twins.fine[best]), float(mid_vector(aligned) @ twins.mid[best]))
         return int(family.cards[best]), margin, detail
+
+
+def _looks(family: Family, image: np.ndarray) -> Iterator[np.ndarray]:
+    """A card image to tell twins apart by: first as its outline warped it when they differ in their art
+    at large (family.by_print False), then aligned onto their template (the costly part)."""
+    if not family.by_print:
+        yield image
+    yield family.align(image)
 
 
 def _common_way_up(asymmetry: np.ndarray) -> tuple[list[bool], np.ndarray]:

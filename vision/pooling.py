@@ -53,12 +53,16 @@ class Pooling:
                 groups[mark] = fields[best]
         return Pooling(marks, groups)
 
+    def explained(self) -> np.ndarray:
+        """(marks + 1,) bool: which marks a field of what the twins show explains (0, off every mark: False)."""
+        return np.array([False] + [not (g == np.arange(len(g))).all() for g in self.groups[1:]])
+
     def printed(self) -> np.ndarray:
         """Each glyph pixel's mark if what the twins show explains it (0 elsewhere), or every mark if
         none is explained (twins that show nothing in common: terrain, red). Where some field explains
         a mark, the twins' printed differences are those fields; a mark none explains is where each
         card's few photos happen to agree (a rim both were taken by a little off alike), not print."""
-        explained = np.array([False] + [not (g == np.arange(len(g))).all() for g in self.groups[1:]])
+        explained = self.explained()
         if not explained.any():
             return self.marks
         return np.where(explained[self.marks], self.marks, 0)

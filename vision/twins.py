@@ -105,6 +105,12 @@ class Family:
         return aligned if fits[0] >= fits[1] else image
 
     @cached_property
+    def by_print(self) -> bool:
+        """Whether the twins differ by small printed fields what they show explains (a blue card's
+        digit and badge, a set-up card's letters), not by their art at large (terrain, red cards)."""
+        return bool(self.sharp.regions.pooling.explained().any())
+
+    @cached_property
     def _template_row(self) -> np.ndarray:
         """The template as an _inner_rows row: made once, not on every card aligned."""
         return _inner_rows([self.template])[0]

@@ -8,7 +8,7 @@ import pytest
 
 from tests.vision.conftest import TOPS, clear_deck
 from vision.art import card_face
-from vision.cards import SETUP_CARDS
+from vision.cards import SETUP_CARDS, TERRAINS
 from vision.deck import Deck
 from vision.features import (
     ALIGN_SIZE,
@@ -287,3 +287,16 @@ def test_large_inkwash_set_up_cards_are_told_by_their_letters_not_their_photos_s
     named = _read_photos(reader, "inkwash", SETUP_CARDS, 700, 26, large)
     assert [(t, n) for t, n in named if n not in (t, None)] == []
     assert sum(n == t for t, n in named) >= 20
+
+
+def test_only_twins_that_differ_by_a_printed_field_need_aligning_before_a_wide_lead_names_them(
+        painted_blues: Deck, flat_set_ups: Deck) -> None:
+    """Blue cards (a digit, a badge) and set-up cards (letters) differ where their fields are printed, and
+    are always aligned onto their template; painted terrain cards differ in their art at large and are
+    named right, as their outline warped them when that leads widely."""
+    terrain = clear_deck("painted", TERRAINS)
+    families = {d: {f.by_print for f in d.families() if f is not None} for d in (painted_blues, flat_set_ups, terrain)}
+    assert families == {painted_blues: {True}, flat_set_ups: {True}, terrain: {False}}
+    named = _read_photos(CardReader(terrain), "painted", TERRAINS, 700, 15, QUERIES)
+    assert [(t, n) for t, n in named if n not in (t, None)] == []
+    assert sum(n == t for t, n in named) >= 14
