@@ -31,6 +31,7 @@ from vision.features import (
     mid_vector,
     sharpness,
 )
+from vision.judge import MIN_DETAIL
 from vision.keypoints import KeypointIndex
 from vision.twins import Family
 
@@ -39,8 +40,9 @@ CHROMA_SCALE = 0.02  # mean squared chromaticity difference at which colour simi
 FAMILY_SIMILARITY = 0.70  # coarse score above which two different cards count as near-twins
 FAMILY_COLOUR_WEIGHT = 0.5  # weight of a colour similarity difference (0..1) next to a twin-vs-twin projection
 UNALIGNED_MARGIN = 0.6  # twin lead (1: the named twin exactly) at which a card whose twins differ in their art at large
-# is named as its outline warped it, without aligning it onto their template (~1.2 ms of ECC a card); painted terrain
-# cards lead by 1.0-1.3
+# is named as its outline warped it, without aligning it onto their template (~1.2 ms of ECC a card), if its detail
+# there is already judge.MIN_DETAIL, the most any match is asked for: painted terrain cards lead by 1.0-1.3, but
+# unaligned their detail lies 0.06 lower (median; 0.14 at the quarter), under judge.DETAIL_FLOOR in 19 of 437 calls
 WAY_UP_ROUNDS = 10  # rounds to agree which way up near-twins lie (2-3 suffice in practice)
 
 
@@ -280,9 +282,9 @@ class Deck:
             worst = beats.min(axis=1)
             best = int(np.argmax(worst))
             margin = float(worst[best]) if len(family.cards) > 1 else 1.0
-            if margin >= UNALIGNED_MARGIN:
+            detail = max(float(fine_vector(aligned) @ twins.fine[best]), float(mid_vector(aligned) @ twins.mid[best]))
+            if margin >= UNALIGNED_MARGIN and detail >= MIN_DETAIL:
                 break
-        detail = max(float(fine_vector(aligned) @ twins.fine[best]), float(mid_vector(aligned) @ twins.mid[best]))
         return int(family.cards[best]), margin, detail
 
 

@@ -9,9 +9,12 @@ one costs the game.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from vision.deck import Match
+if TYPE_CHECKING:  # the deck asks MIN_DETAIL of a card it names without aligning it
+    from vision.deck import Match
 
 MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (back, other game)
 MIN_MARGIN = 0.10  # best minus runner-up card: below it two cards are too alike to choose
