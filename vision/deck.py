@@ -266,8 +266,9 @@ class Deck:
 
     def _within_family(self, family: Family, image: np.ndarray, colour: np.ndarray,
                        resolution: float) -> tuple[int, float, float]:
-        """Pick among near-twins by where they differ, after aligning the card to their template (unless
-        its outline's own warp already leads by UNALIGNED_MARGIN among twins that differ in their art: _looks).
+        """Pick among near-twins by where they differ, after aligning the card to their template (unless,
+        among twins that differ in their art, its outline's own warp already leads by UNALIGNED_MARGIN with
+        MIN_DETAIL: _looks).
 
         The named twin (fine layout, helped by colour) must beat every other twin where the two
         differ (their letters, digits or badges, as learnt from the photos): 1 is exactly the

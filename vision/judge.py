@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:  # the deck asks MIN_DETAIL of a card it names without aligning it
+if TYPE_CHECKING:  # annotations only: vision.deck imports MIN_DETAIL from here
     from vision.deck import Match
 
 MIN_SCORE = 0.55  # coarse similarity below which the card is not in the deck (back, other game)
