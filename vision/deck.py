@@ -275,26 +275,30 @@ class Deck:
         named twin there, 0 halfway to the other. The smallest such lead is the margin. Returns the card index, that
         margin, and how well the card's detail matches the named twin's (fine or mid scale).
         """
-        for aligned in _looks(family, image):
+        for aligned, last in _looks(family, image):
             twins = family.seen_like(resolution, sharpness(aligned))
+            fine, mid = fine_vector(aligned), mid_vector(aligned)
+            if not last and max(float((twins.fine @ fine).max()), float((twins.mid @ mid).max())) < MIN_DETAIL:
+                continue  # no twin's detail reaches MIN_DETAIL here: this look cannot settle the call, spare its beats
             beats = twins.beats(glyph_vector(aligned), family.discriminant_at(resolution))
             beats += FAMILY_COLOUR_WEIGHT * (colour[:, None] - colour[None, :])
             np.fill_diagonal(beats, np.inf)
             worst = beats.min(axis=1)
             best = int(np.argmax(worst))
             margin = float(worst[best]) if len(family.cards) > 1 else 1.0
-            detail = max(float(fine_vector(aligned) @ twins.fine[best]), float(mid_vector(aligned) @ twins.mid[best]))
+            detail = max(float(fine @ twins.fine[best]), float(mid @ twins.mid[best]))
             if margin >= UNALIGNED_MARGIN and detail >= MIN_DETAIL:
                 break
         return int(family.cards[best]), margin, detail
 
 
-def _looks(family: Family, image: np.ndarray) -> Iterator[np.ndarray]:
-    """A card image to tell twins apart by: first as its outline warped it when they differ in their art
-    at large (family.by_print False), then aligned onto their template (the costly part)."""
+def _looks(family: Family, image: np.ndarray) -> Iterator[tuple[np.ndarray, bool]]:
+    """A card image to tell twins apart by, and whether it is the last look: first as its outline warped
+    it when they differ in their art at large (family.by_print False), then aligned onto their template
+    (the costly part)."""
     if not family.by_print:
-        yield image
-    yield family.align(image)
+        yield image, False
+    yield family.align(image), True
 
 
 def _common_way_up(asymmetry: np.ndarray) -> tuple[list[bool], np.ndarray]:
