@@ -276,11 +276,12 @@ class Deck:
         margin, and how well the card's detail matches the named twin's (fine or mid scale).
         """
         for aligned, last in _looks(family, image):
-            twins = family.seen_like(resolution, sharpness(aligned))
-            fine, mid = fine_vector(aligned), mid_vector(aligned)
+            grey = cv2.cvtColor(aligned, cv2.COLOR_BGR2GRAY)  # once, not in each layout below (the same pixels)
+            twins = family.seen_like(resolution, sharpness(grey))
+            fine, mid = fine_vector(grey), mid_vector(grey)
             if not last and max(float((twins.fine @ fine).max()), float((twins.mid @ mid).max())) < MIN_DETAIL:
                 continue  # no twin's detail reaches MIN_DETAIL here: this look cannot settle the call, spare its beats
-            beats = twins.beats(glyph_vector(aligned), family.discriminant_at(resolution))
+            beats = twins.beats(glyph_vector(grey), family.discriminant_at(resolution))
             beats += FAMILY_COLOUR_WEIGHT * (colour[:, None] - colour[None, :])
             np.fill_diagonal(beats, np.inf)
             worst = beats.min(axis=1)
