@@ -146,9 +146,17 @@ class Deck:
 
     def twins(self, a: str, b: str) -> bool:
         """Whether two cards of the deck are of one family of near twins (told apart only where they differ)."""
-        of = [self.family(int(np.argmax(self._ref_card == self._card_index[c]))) if c in self._card_index else None
-              for c in (a, b)]
+        of = [self._family_of_card(c) for c in (a, b)]
         return of[0] is not None and of[0] is of[1]
+
+    def by_print(self, card: str) -> bool:
+        """Whether a card's twins are told from it by small printed fields (Family.by_print: blue, set-up)."""
+        family = self._family_of_card(card)
+        return family is not None and family.by_print
+
+    def _family_of_card(self, card: str) -> Family | None:
+        """The family of near-twins a card of the deck belongs to (None: no twin, or not in the deck)."""
+        return self.family(int(np.argmax(self._ref_card == self._card_index[card]))) if card in self._card_index else None
 
     def family(self, ref: int) -> Family | None:
         """The family of near-twins a reference belongs to (None: it has no twin)."""

@@ -277,15 +277,15 @@ class CardReader:
     def _rescaled(self, frame: np.ndarray, tried: list[tuple[tuple[bool, float], list[tuple[CardReading, Match]]]]
                   ) -> list[tuple[tuple[bool, float], list[tuple[CardReading, Match]]]]:
         """The readings of the likeliest refused one-card outline grown and shrunk (RESCALES), named only if
-        both name the card it leaned to: a call that holds whichever way the outline errs is no guess (seen
-        styles read whole, 5760 photos: 5557 right, 5 wrong -> 5563, 5; kept whenever either names a card,
-        5594, 13: blue twins 15-20% tall turned by a 5% scale). Refused, they still count as outlines: the
-        one most like a card is what a lone terrain card's partner is read on."""
+        both name the card it leaned to: a call that holds whichever way the outline errs is no guess. Not
+        for twins told apart by a printed field (Deck.by_print): a blurred blue-A1 leaning to blue-A2 was
+        named blue-A2 by both scales, each with a clear lead (seen ink-wash, seed 20261149). Refused, they
+        still count as outlines: the one most like a card is what a lone terrain card's partner is read on."""
         singles = [(m, r) for _, read in tried if len(read) == 1 for r, m in read]
         if not singles:
             return []
         leaning, reading = max(singles, key=lambda s: s[0].score)
-        if leaning.score < RESCALE_SCORE:
+        if leaning.score < RESCALE_SCORE or self.deck.by_print(leaning.card):
             return []
         quad = np.array(reading.corners, np.float32)
         centre = quad.mean(axis=0)
