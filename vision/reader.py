@@ -164,7 +164,7 @@ class CardReader:
             return cards
         beside_it = np.array(named[0].corners)
         for i, reading in enumerate(cards):
-            quad = np.array(reading.corners, np.float32)
+            quad = np.array(reading.corners)
             if reading.card is None and alike_in_size(quad, beside_it) and alike_in_size(beside_it, quad) \
                     and covered(quad, beside_it) <= SAME_PLACE and (partner := self._partner(frame, quad)) is not None:
                 return cards[:i] + [partner] + cards[i + 1:]

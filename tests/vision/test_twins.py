@@ -25,7 +25,7 @@ from vision.features import (
     warp_card,
 )
 from vision.optics import Optics
-from vision.photo import PhotoConditions, Thing, take_photo
+from vision.photo import Photo, PhotoConditions, Thing, take_photo
 from vision.reader import RESCALES, STEADY_NUDGE, CardReader, nudged
 from vision.store import enroll, load_deck
 from vision.twins import Family
@@ -309,18 +309,16 @@ def test_only_twins_that_differ_by_a_printed_field_need_aligning_before_a_wide_l
     assert sum(n == t for t, n in named) >= 14
 
 
-
-
-def _photo(style: str, card: str, seed: int, conditions: PhotoConditions = QUERIES) -> np.ndarray:
+def _photo(style: str, card: str, seed: int, conditions: PhotoConditions = QUERIES) -> Photo:
     """A photo of one card of a style (the seed picks the rest)."""
-    return take_photo([Thing(card_face(style, card), card, card)], np.random.default_rng(seed), conditions).image
+    return take_photo([Thing(card_face(style, card), card, card)], np.random.default_rng(seed), conditions)
 
 
 def test_an_outline_over_a_painted_cards_rim_is_read_again_grown_and_shrunk() -> None:
     """Seed 709, a painted "any" card outlined 12% wide of its rim, onto the table: refused as outlined;
     grown and shrunk by 5% it is named "any" both times (it leaned to "any" too), so it is named."""
     reader = CardReader(clear_deck("painted", TERRAINS))
-    photo = take_photo([Thing(card_face("painted", "any"), "any", "any")], np.random.default_rng(709), QUERIES)
+    photo = _photo("painted", "any", 709)
     quad = order_corners(photo.seen[0].corners)
     wide = (quad.mean(axis=0) + 1.12 * (quad - quad.mean(axis=0))).astype(np.float32)
     assert reader.read_quad(photo.image, wide).card is None
@@ -331,7 +329,7 @@ def test_a_card_only_one_of_the_outlines_grown_and_shrunk_names_is_refused() -> 
     """Seed 840, a painted red-obelisk 15-45% of the frame tall, tilted up to 20 degrees: refused on its
     outline; grown 5% that outline names it, shrunk it is refused. A call one scale makes alone is a guess."""
     reader = CardReader(clear_deck("painted", RED_CARDS))
-    image = _photo("painted", "red-obelisk", 840, WIDER)
+    image = _photo("painted", "red-obelisk", 840, WIDER).image
     refused = reader.read_quad(image, detect(image).candidates[0].hypotheses[0][0])
     quad = np.array(refused.corners, np.float32)
     centre = quad.mean(axis=0)
