@@ -288,8 +288,7 @@ class CardReader:
         if leaning.score < RESCALE_SCORE or self.deck.by_print(leaning.card):
             return []
         quad = np.array(reading.corners, np.float32)
-        centre = quad.mean(axis=0)
-        more = [self._read_hypothesis(frame, ((centre + k * (quad - centre)).astype(np.float32),)) for k in RESCALES]
+        more = [self._read_hypothesis(frame, (scaled(quad, k),)) for k in RESCALES]
         if all(read[0][0].card == leaning.card for _, read in more):
             return more
         return [((False, score), [(_refused(r), m) for r, m in read]) for (_, score), read in more]
@@ -310,13 +309,18 @@ class CardReader:
 def nudged(quad: np.ndarray) -> list[np.ndarray]:
     """An ordered outline grown and shrunk about its centre and moved along each side, each by
     about STEADY_NUDGE of the card's height: outlines as detection finds them on another frame."""
-    centre = quad.mean(axis=0)
     height = float(np.linalg.norm(quad[3] - quad[0]))
     across = (quad[1] - quad[0]) / max(float(np.linalg.norm(quad[1] - quad[0])), 1e-6)
     down = (quad[3] - quad[0]) / max(height, 1e-6)
     step = STEADY_NUDGE * height
-    return [(centre + (1 + s * 2 * STEADY_NUDGE) * (quad - centre)).astype(np.float32) for s in (1, -1)] + \
+    return [scaled(quad, 1 + s * 2 * STEADY_NUDGE) for s in (1, -1)] + \
         [(quad + step * d).astype(np.float32) for d in (across, down)]
+
+
+def scaled(quad: np.ndarray, k: float) -> np.ndarray:
+    """An outline grown (k > 1) or shrunk about its centre, float32."""
+    centre = quad.mean(axis=0)
+    return (centre + k * (quad - centre)).astype(np.float32)
 
 
 def _reading(match: Match, quad: np.ndarray, card: str | None, confidence: float) -> CardReading:

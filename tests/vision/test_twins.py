@@ -26,7 +26,7 @@ from vision.features import (
 )
 from vision.optics import Optics
 from vision.photo import Photo, PhotoConditions, Thing, take_photo
-from vision.reader import RESCALES, STEADY_NUDGE, CardReader, nudged
+from vision.reader import RESCALES, STEADY_NUDGE, CardReader, nudged, scaled
 from vision.store import enroll, load_deck
 from vision.twins import Family
 
@@ -320,7 +320,7 @@ def test_an_outline_over_a_painted_cards_rim_is_read_again_grown_and_shrunk() ->
     reader = CardReader(clear_deck("painted", TERRAINS))
     photo = _photo("painted", "any", 709)
     quad = order_corners(photo.seen[0].corners)
-    wide = (quad.mean(axis=0) + 1.12 * (quad - quad.mean(axis=0))).astype(np.float32)
+    wide = scaled(quad, 1.12)
     assert reader.read_quad(photo.image, wide).card is None
     assert [r.card for r in reader.read_candidate(photo.image, Candidate(((wide,),)))] == ["any"]
 
@@ -332,8 +332,7 @@ def test_a_card_only_one_of_the_outlines_grown_and_shrunk_names_is_refused() -> 
     image = _photo("painted", "red-obelisk", 840, WIDER).image
     refused = reader.read_quad(image, detect(image).candidates[0].hypotheses[0][0])
     quad = np.array(refused.corners, np.float32)
-    centre = quad.mean(axis=0)
-    alone = [reader.read_quad(image, centre + k * (quad - centre)).card for k in RESCALES]
+    alone = [reader.read_quad(image, scaled(quad, k)).card for k in RESCALES]
     assert refused.card is None and sorted(alone, key=str) == [None, "red-obelisk"]
     assert reader.read(image).named == ()
 
@@ -351,7 +350,6 @@ def test_printed_twins_are_never_named_from_an_outline_grown_and_shrunk(tmp_path
     image = shot.photo.image
     refused = reader.read_quad(image, detect(image).candidates[0].hypotheses[0][0])
     quad = np.array(refused.corners, np.float32)
-    centre = quad.mean(axis=0)
     assert shot.labels == ["blue-A1"] and refused.card is None and reader.deck.by_print("blue-A1")
-    assert [reader.read_quad(image, centre + k * (quad - centre)).card for k in RESCALES] == ["blue-A2", "blue-A2"]
+    assert [reader.read_quad(image, scaled(quad, k)).card for k in RESCALES] == ["blue-A2", "blue-A2"]
     assert reader.read(image).named == ()
