@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
+from vision.hands import hand_like, uncovered
 from vision.lattice import blob_rectangle, checks_period, cloth_mask, panel_rim, rim, snap_to_checks
 from vision.merge import MIN_SUPPORT, merge, with_stretches
 from vision.repeat import repeat_breaks
@@ -46,12 +47,6 @@ from vision.table_colour import table_mask
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
-HAND_SHARE = 0.015  # a blob of the table's colour mask this big (share of the frame) may be a hand
-HAND_SOLIDITY = 0.85  # ... if it is this far from convex (fingers, an arm): glare and shadows are round
-LINE_WIDTH_PX = 12  # work px: a blob no wider than this along its length is a line (a plank seam, a table's
-# edge), not a hand: a wrist is about as wide as a card's short side, ~38 px for the smallest card
-FRAME_SIDE_PX = 2  # work px: a blob this near a side of the frame comes in from outside it
-CLUTTER_OUTSIDE = 0.5  # a blob with less than this share inside the cards found is something else
 CUE_ORDER = (2, 4, 1, 3, 0)  # mid edges first (clean on most tables), then the table's colours (4): with
 # both, most frames' cards are explained and the other edge strengths are skipped (_all_settled)
 CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checked or gridded tables only
@@ -101,7 +96,7 @@ class Detection:
         if not self.clutter:
             return False
         found = [q for c in self.candidates for q in c.hypotheses[0]] + list(quads)
-        return _uncovered(list(self.strays), [from_frame(q, self.per_px) for q in found], self.grad[0].shape[:2])
+        return uncovered(list(self.strays), [from_frame(q, self.per_px) for q in found], self.grad[0].shape[:2])
 
 
 def _enclosed(edges: np.ndarray, bridge: np.ndarray = _DILATE) -> np.ndarray:
@@ -223,44 +218,6 @@ def _fitted(contour: np.ndarray, frame_area: float, fit: Callable[[np.ndarray], 
     return [], SPUR_TRUST
 
 
-def _hand_like(blob: np.ndarray, shape: tuple[int, int]) -> bool:
-    """Whether a blob off the table's colours is a hand: big and ragged (glare and shadows are
-    round), no thin straight line, and come in over the frame's side on its arm. A hand over the
-    table always does; a pool of light, a marble vein or a plank of another tone inside the frame
-    does not, however ragged. Taken for spread fingers anywhere in the frame, such patches left 11 of
-    840 pairs at rest read right but unclean (seen styles, seed 20261160; 6 after), and a frame at
-    rest stays so: the scanner never logged the pair. Hands missed for it: 5 of 240 (132 seen before).
-    A blob running from one side of the frame to the opposite one is a plank or a vein too: an arm
-    ends in its hand inside the view (the same pairs: unclean 6 -> 4; the same 127 hands seen)."""
-    x, y, w, h = cv2.boundingRect(blob)
-    if min(x, y, shape[1] - x - w, shape[0] - y - h) > FRAME_SIDE_PX:
-        return False
-    across = x <= FRAME_SIDE_PX and shape[1] - x - w <= FRAME_SIDE_PX
-    down = y <= FRAME_SIDE_PX and shape[0] - y - h <= FRAME_SIDE_PX
-    if across or down:  # from side to opposite side: a plank or a vein; a hand ends in view
-        return False
-    area = cv2.contourArea(blob)
-    hull = cv2.contourArea(cv2.convexHull(blob))
-    line = min(cv2.minAreaRect(blob)[1]) <= LINE_WIDTH_PX
-    return not line and area > HAND_SHARE * shape[0] * shape[1] and area < HAND_SOLIDITY * hull
-
-
-def _uncovered(blobs: list[np.ndarray], quads: list[np.ndarray], shape: tuple[int, int]) -> bool:
-    """Whether some blob lies mostly outside every card outline (work px): a hand, not a card's glare or shadow."""
-    if not blobs:
-        return False
-    covered = np.zeros(shape, np.uint8)
-    for q in quads:
-        cv2.fillConvexPoly(covered, np.round(q).astype(np.int32), 255)
-    for blob in blobs:
-        own = np.zeros(shape, np.uint8)
-        cv2.drawContours(own, [blob], -1, 255, -1)
-        area = cv2.countNonZero(own)
-        if area and cv2.countNonZero(own & covered) < CLUTTER_OUTSIDE * area:
-            return True
-    return False
-
-
 def _cloth_cards(contour: np.ndarray, frame_area: float, colour_u8: np.ndarray,
                  grad: tuple[np.ndarray, np.ndarray], period: float) -> Candidate | None:
     """A blob of the blurred cloth read as cards: its four-sided fits and the rectangle of its
@@ -369,14 +326,14 @@ def detect(frame: np.ndarray) -> Detection:
                                REPEAT_TRUST if level == REPEAT_CUE else 1.0)
         everything += found
         if level == len(EDGE_LEVELS):
-            strays += [b for b in others if _hand_like(b, colour_u8.shape[:2])]
+            strays += [b for b in others if hand_like(b, colour_u8.shape[:2])]
             off_table = bool(found or others)
         explained = explained or _all_settled(table_blobs, everything)
     kept = merge(everything)
     if period:  # on checks a card's outline is often lost in the net but its art's panel is not
         kept = [_to_rim(c, gradient(), colour_u8) for c in kept]
     kept = [with_stretches(c, gradient) for c in kept]
-    clutter = _uncovered(strays, [q for c in kept for q in c.hypotheses[0]], colour_u8.shape[:2])
+    clutter = uncovered(strays, [q for c in kept for q in c.hypotheses[0]], colour_u8.shape[:2])
     per_px = np.array([w / colour_u8.shape[1], h / colour_u8.shape[0]])
     # Elsewhere a light card on a light table may show only its art's panel: its rim, in reserve
     # (made only when the reader asks: it seldom does).
