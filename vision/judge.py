@@ -29,6 +29,8 @@ CLOSE_CALL_LEAD = 0.35  # ... over the runner-up's detail (water over a blue bon
 CLEAR_MARGIN = 0.30  # a margin this wide (over every other card) needs no detail: glare and blur wipe detail out
 CLEAR_FINE_MARGIN = 0.50  # the same among near-twins: the twin-vs-twin projection already is a detail test (confidence 1 from here)
 SURE_SCORE = 0.80  # a hypothesis whose cards all score this high is not worth challenging
+SURE_DETAIL = 0.95  # ... nor one whose cards' detail, once aligned, is this high: only a true card on its whole
+# outline matches so (CLOSE_CALL_DETAIL); a painted card's coarse score stays under SURE_SCORE at 0.69-0.75
 CONFIDENT_SCORE = 0.85  # similarity at which a card reads as a sure match (confidence 1)
 CONFIDENT_MARGIN = 0.30  # margin at which a card reads as a sure match
 REFUSED_CONFIDENCE = 0.49  # the highest confidence of a refused card (named ones have 0.5 or more)

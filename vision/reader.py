@@ -19,6 +19,7 @@ from vision.judge import (
     MIN_MARGIN,
     MIN_SCORE,
     REFUSED_CONFIDENCE,
+    SURE_DETAIL,
     SURE_SCORE,
     judge,
     partner_named,
@@ -255,8 +256,8 @@ class CardReader:
         tried: list[tuple[tuple[bool, float], list[tuple[CardReading, Match]]]] = []
         for hypothesis in candidate.hypotheses:
             tried.append(self._read_hypothesis(frame, hypothesis))
-            if tried[-1][0][0] and min(m.score for _, m in tried[-1][1]) >= SURE_SCORE:
-                break  # hypotheses come likeliest first: a sure reading needs no rival
+            if tried[-1][0][0] and all(m.score >= SURE_SCORE or (m.detail or 0.0) >= SURE_DETAIL for _, m in tried[-1][1]):
+                break  # hypotheses come likeliest first: a sure reading (by its score or its detail) needs no rival
         # An outline that looks like no card at all may be its art's panel: the rim around it, then.
         # Not when one looks like a card and was refused on its detail: a rim outline overshoots a little.
         if all(m.score < MIN_SCORE for _, read in tried for _, m in read):
