@@ -96,13 +96,15 @@ class Parts:
         at its own best shift, the parts weighted by how much they tell the pair apart."""
         if not len(self.pair):
             return np.zeros(len(self.twins), np.float32)
-        seen = np.pad(glyph.reshape(glyph_shape()), REGION_REACH, mode="edge").ravel()[self.shifted]
+        seen = padded(glyph)[self.shifted]
+        squares = seen * seen
         ends = self._ends()
         like = np.empty((self.units.shape[0], len(self.starts)), np.float32)
         for p, (s, e) in enumerate(zip(self.starts, ends, strict=True)):
-            window = seen[s:e] - seen[s:e].mean(axis=0)
-            norm = np.sqrt(np.maximum((window * window).sum(axis=0), 1e-12))
-            like[:, p] = ((self.units[:, s:e] @ window) / norm).max(axis=1)
+            # the units are zero-mean over their part: the window need not be centred, only its norm is
+            sums = seen[s:e].sum(axis=0)
+            norm = np.sqrt(np.maximum(squares[s:e].sum(axis=0) - sums * sums / (e - s), 1e-12))
+            like[:, p] = ((self.units[:, s:e] @ seen[s:e]) / norm).max(axis=1)
         a, b = self.twins[self.pair].T
         lead = twin_lead(like[a, self.part], like[b, self.part], self.rho)
         total = np.bincount(self.pair, self.weight, minlength=len(self.twins))
@@ -135,6 +137,12 @@ def _unit_over(values: np.ndarray) -> np.ndarray:
     """Rows of values (cards, pixels) at zero mean and unit norm."""
     centred = values - values.mean(axis=1, keepdims=True)
     return centred / np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-6)
+
+
+def padded(glyph: np.ndarray) -> np.ndarray:
+    """A glyph layout padded by REGION_REACH px with its edges' values, flat: what shifted() indexes."""
+    r = REGION_REACH
+    return cv2.copyMakeBorder(glyph.reshape(glyph_shape()), r, r, r, r, cv2.BORDER_REPLICATE).ravel()
 
 
 def shifted(pixels: np.ndarray) -> np.ndarray:

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
 
 from vision.features import glyph_shape
-from vision.parts import REGION_REACH, Parts, shifted, twin_lead
+from vision.parts import REGION_REACH, Parts, padded, shifted, twin_lead
 from vision.pooling import Pooling
 
 REGION_T = 2.5  # a pixel where two twins' mean photos differ by this many standard errors (root mean
@@ -126,6 +127,12 @@ class Regions:
         return Regions.over(glyphs, self.mask > 0, self.pairs, self.pixels, self.seen, self.parts.seen_through(glyphs),
                             self.pooling)
 
+    @cached_property
+    def _stacked(self) -> np.ndarray:
+        """(3 * pairs, kept): mask, a and b stacked, so that a card's shifted layout is multiplied by
+        all three in one pass over it."""
+        return np.ascontiguousarray(np.concatenate([self.mask, self.a, self.b]), np.float32)
+
     def beats(self, glyph: np.ndarray) -> np.ndarray:
         """(cards, cards): how far a card's glyph layout lies toward twin a from twin b: the mean of the
         lead over their region at one shift and glyph by glyph, each glyph at its own. A card the
@@ -137,10 +144,11 @@ class Regions:
         out = np.zeros((self.cards, self.cards), np.float32)
         if not self.pairs:
             return out
-        seen = np.pad(glyph.reshape(glyph_shape()), REGION_REACH, mode="edge").ravel()[self.shifted]
-        mean = (self.mask @ seen) / self.size[:, None]
+        seen = padded(glyph)[self.shifted]
+        total, on_a, on_b = np.split(self._stacked @ seen, 3)
+        mean = total / self.size[:, None]
         norm = np.sqrt(np.maximum((self.mask @ (seen * seen)) - self.size[:, None] * mean * mean, 1e-12))
-        like_a, like_b = ((self.a @ seen) / norm).max(axis=1), ((self.b @ seen) / norm).max(axis=1)
+        like_a, like_b = (on_a / norm).max(axis=1), (on_b / norm).max(axis=1)
         lead = twin_lead(like_a, like_b, self.rho)
         by_part = self.parts.leads(glyph)
         rows, cols = np.array(self.pairs).T
