@@ -26,11 +26,8 @@ from vision.judge import (
 )
 from vision.lone import find_lone_card
 from vision.refine import refined
-from vision.sides import covered, iou, quad_area
+from vision.sides import covered, iou, nudged, quad_area, scaled
 
-STEADY_NUDGE = 0.0075  # share of the card's height an outline is nudged by to test a twin call (1-2 px on a
-# 15-45% card): a call lost to a nudge is refused (gilded and inkwash blue and set-up, 340 photos: wrong 21 -> 14,
-# right 264 -> 251; a gilded blue-C2 0.43 of the frame tall turned blue-C1 on an outline 0.4 px off the truth)
 SAME_PLACE_IOU = 0.6  # two hypotheses' outlines this alike cover one card (a card's half covers 0.5 of it)
 PIECE_AREA = 0.4  # every card of the game is printed one size, and a camera tilted 20 degrees shows one at most
 # twice another's area across the frame: a card named at under 0.4 of another's area is a piece of a card
@@ -305,23 +302,6 @@ class CardReader:
         """A hypothesis' readings, ranked by whether all are named and their mean score."""
         read = [self._read_quad(frame, q) for q in hypothesis]
         return (all(r.card is not None for r, _ in read), float(np.mean([m.score for _, m in read]))), read
-
-
-def nudged(quad: np.ndarray) -> list[np.ndarray]:
-    """An ordered outline grown and shrunk about its centre and moved along each side, each by
-    about STEADY_NUDGE of the card's height: outlines as detection finds them on another frame."""
-    height = float(np.linalg.norm(quad[3] - quad[0]))
-    across = (quad[1] - quad[0]) / max(float(np.linalg.norm(quad[1] - quad[0])), 1e-6)
-    down = (quad[3] - quad[0]) / max(height, 1e-6)
-    step = STEADY_NUDGE * height
-    return [scaled(quad, 1 + s * 2 * STEADY_NUDGE) for s in (1, -1)] + \
-        [(quad + step * d).astype(np.float32) for d in (across, down)]
-
-
-def scaled(quad: np.ndarray, k: float) -> np.ndarray:
-    """An outline grown (k > 1) or shrunk about its centre, float32."""
-    centre = quad.mean(axis=0)
-    return (centre + k * (quad - centre)).astype(np.float32)
 
 
 def _reading(match: Match, quad: np.ndarray, card: str | None, confidence: float) -> CardReading:

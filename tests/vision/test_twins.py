@@ -26,7 +26,8 @@ from vision.features import (
 )
 from vision.optics import Optics
 from vision.photo import Photo, PhotoConditions, Thing, take_photo
-from vision.reader import RESCALES, STEADY_NUDGE, CardReader, nudged, scaled
+from vision.reader import RESCALES, CardReader
+from vision.sides import STEADY_NUDGE, nudged, scaled
 from vision.store import enroll, load_deck
 from vision.twins import Family
 
