@@ -54,13 +54,19 @@ def _shares(grad: Gradient, a: np.ndarray, b: np.ndarray, n: np.ndarray) -> np.n
                            for i in range(0, len(a), LINES_PER_BATCH)])
 
 
+def places_beside(quad: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Every place beside a quad wholly inside a frame of this (h, w) shape, (k, 4, 2) in the quad's
+    px, and the index of each one's side facing away from it."""
+    h, w = shape
+    places, far = _places(quad)
+    in_frame = ((places >= 0) & (places <= [w - 1, h - 1])).all(axis=(1, 2))
+    return places[in_frame], far[in_frame]
+
+
 def beside(grad: Gradient, quad: np.ndarray) -> list[np.ndarray]:
     """Outlines (work px, as grad) of a card the size of quad lying beside it, best first; none
     when no place beside it is mostly edge."""
-    h, w = grad[0].shape
-    places, far = _places(quad)
-    in_frame = ((places >= 0) & (places <= [w - 1, h - 1])).all(axis=(1, 2))
-    places, far = places[in_frame], far[in_frame]
+    places, far = places_beside(quad, grad[0].shape)
     if not len(places):
         return []
     n = normals_out(quad)  # a place is the quad moved: its sides face the same ways

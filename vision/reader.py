@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.beside import SAME_PLACE, beside
+from vision.beside import SAME_PLACE, beside, places_beside
 from vision.cards import TERRAINS, setup_letters
 from vision.deck import Deck, Match, builtin_deck
 from vision.detect import Candidate, Detection, detect, from_frame, to_frame
@@ -24,6 +24,7 @@ from vision.judge import (
     judge,
     partner_named,
 )
+from vision.likeness import likeliest_places, shows_detail
 from vision.lone import find_lone_card
 from vision.refine import refined
 from vision.sides import covered, iou, nudged, quad_area, scaled
@@ -208,6 +209,24 @@ class CardReader:
             if any(r.card is not None and iou(quad, np.array(r.corners)) > SAME_PLACE for r in cards):
                 continue
             got = [r for r in self.read_candidate(frame, Candidate(((quad,),))) if r.card in TERRAINS]
+            if got:
+                return _making_way(cards, got)
+        return self._with_likeliest(frame, detection, cards, found)
+
+    def _with_likeliest(self, frame: np.ndarray, detection: Detection, cards: list[CardReading],
+                        found: np.ndarray) -> list[CardReading]:
+        """The readings with the terrain card the deck names at the place beside a lone named terrain
+        card most like one (vision.likeness), when no edge outlined it (a light card on checks), and
+        only with the detail of a close call (likeness.shows_detail), whatever its margin: the best of
+        a hundred patches of table may pass a coarse call (marble beside a flat card was named "any"
+        so, with detail 0.29-0.64; PARTNER_DETAIL, 0.65, left too little room)."""
+        places = [to_frame(p, detection.per_px) for p in
+                  places_beside(from_frame(found, detection.per_px), detection.grad[0].shape)[0]]
+        named = [np.array(r.corners) for r in cards if r.card is not None]
+        refused = [np.array(r.corners) for r in cards if r.card is None]
+        for quad in likeliest_places(self.deck, frame, places, self._terrain_refs, named, refused):
+            got = [r for r in self.read_candidate(frame, Candidate(((quad,),)))
+                   if r.card in TERRAINS and shows_detail(self.deck, frame, np.array(r.corners), r.card)]
             if got:
                 return _making_way(cards, got)
         return cards
