@@ -138,8 +138,10 @@ def test_a_round_on_isla_petit_with_a_chain_reaction(tmp_path, browser) -> None:
         assert mary.evaluate(SHEET_JS, "Mary")["bonus_due"] == 1
         _shot(mary, "sheet-petit-bonus")
         _draw(mary, "Mary", (7, 9), (7, 11))  # joins the second toucan: a chain reaction
-        mary.wait_for_function(f"() => ({SHEET_JS})('Mary').bonus_due === 1")
-        assert mary.get_attribute("#sheet-prompt", "data-kind") == "bonus"
+        # bonus_due was 1 before this draw too: wait for the drawn bonus trail itself, then for the new offer
+        mary.wait_for_function("() => document.querySelectorAll('#island-card .trails line.bonus').length === 1")
+        mary.wait_for_function("() => document.getElementById('sheet-prompt').dataset.kind === 'bonus'")
+        assert mary.evaluate(SHEET_JS, "Mary")["bonus_due"] == 1
         _draw(mary, "Mary", (8, 12), (8, 14))
         mary.wait_for_function("() => document.getElementById('sheet-prompt').dataset.kind === 'drawn'")
         _shot(mary, "sheet-petit-chain")
