@@ -217,9 +217,9 @@ class CardReader:
                         found: np.ndarray) -> list[CardReading]:
         """The readings with the terrain card the deck names at the place beside a lone named terrain
         card most like one (vision.likeness), when no edge outlined it (a light card on checks), and
-        only with the detail of a close call (likeness.shows_detail), whatever its margin: the best of
-        a hundred patches of table may pass a coarse call (marble beside a flat card was named "any"
-        so, with detail 0.29-0.64; PARTNER_DETAIL, 0.65, left too little room)."""
+        only with the detail that settles a close call (likeness.shows_detail), whatever its margin:
+        the best of a hundred patches of table may pass a coarse call (marble beside a flat card was
+        named "any" so)."""
         places = [to_frame(p, detection.per_px) for p in
                   places_beside(from_frame(found, detection.per_px), detection.grad[0].shape)[0]]
         named = [np.array(r.corners) for r in cards if r.card is not None]

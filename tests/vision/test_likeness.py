@@ -13,10 +13,10 @@ from vision.beside import places_beside
 from vision.cards import TERRAINS
 from vision.detect import detect, from_frame, to_frame
 from vision.features import order_corners
-from vision.likeness import LIKELY_PLACES, likeliest_places
+from vision.likeness import CLIMB_STEP, LIKELY_PLACES, climbed, likeliest_places, likeness
 from vision.photo import Thing, take_photo
 from vision.reader import CardReader
-from vision.sides import iou
+from vision.sides import iou, short_side
 from vision.tables import TableTop
 
 
@@ -64,6 +64,19 @@ def test_the_likeliest_places_are_the_cards_place_first_and_never_a_place_read_a
     assert all(iou(q, first) <= 0.3 for q in best)
     again = likeliest_places(inkwash_terrain.deck, image, places, terrain, [first], [second])
     assert all(iou(q, second) <= 0.3 and iou(q, first) <= 0.3 for q in again)
+
+
+def test_a_place_a_few_pixels_off_its_card_climbs_onto_it(inkwash_terrain: CardReader) -> None:
+    """Outlined two and a half steps off along and across, a card looks far less like itself; moved a
+    step at a time while it looks more like a card, the place ends on the card."""
+    _, image, (_, second) = _pair(4)
+    across = (second[1] - second[0]) / np.linalg.norm(second[1] - second[0])
+    down = (second[3] - second[0]) / np.linalg.norm(second[3] - second[0])
+    off = second + 2.5 * CLIMB_STEP * short_side(second) * (across + down)
+    terrain = inkwash_terrain._terrain_refs
+    before = likeness(inkwash_terrain.deck, image, off, terrain)
+    after, moved = climbed(inkwash_terrain.deck, image, off, terrain, before)
+    assert after >= before + 0.2 and iou(moved, second) >= 0.9 > iou(off, second)
 
 
 @pytest.mark.parametrize("seed", [3, 17, 35])
