@@ -23,10 +23,12 @@ from vision.features import order_corners, resolution, warp_card
 from vision.judge import CLOSE_CALL_DETAIL, MIN_SCORE
 from vision.sides import iou, short_side
 
-LIKELY_PLACES = 3  # places read, likeliest first: the true place is first or second in the seen styles' pairs at rest
-CLIMBED_PLACES = 5  # the likeliest places climbed before they are ranked again (8, or 6 rounds: no more pairs found)
+LIKELY_PLACES = 3  # places read, likeliest first (each a full read, and a card named there a detail measure)
+CLIMBED_PLACES = 5  # the likeliest places climbed before they are ranked again (eight climbed six steps: no more
+# of the seen styles' pairs at rest found)
 CLIMB_STEP = 0.04  # share of a place's short side it moves by in one step (~3-5 px on a card 25-45% of 432 px)
-CLIMB_ROUNDS = 4  # steps at most: the grid's places lie within about two steps of any card beside the first
+CLIMB_ROUNDS = 4  # steps at most: the grid's places lie 0.1 of a short side apart across and 0.15 of a side along,
+# so a card beside the first lies within about two steps of its nearest place
 
 
 def likeness(deck: Deck, frame: np.ndarray, quad: np.ndarray, among: np.ndarray) -> float:
