@@ -103,6 +103,10 @@ class Deck:
         similarity[:n, :n], similarity[n, :n], similarity[:n, n] = self._similarity, row, row
         return bool(doubtful((*self.labels, card), similarity, FAMILY_SIMILARITY)[n])
 
+    def images_of(self, card: str) -> tuple[np.ndarray, ...]:
+        """The canonical images of a card's enrolled photos (none if it has none)."""
+        return tuple(image for label, image in zip(self.labels, self.images, strict=True) if label == card)
+
     @property
     def cards(self) -> tuple[str, ...]:
         """The distinct card IDs this deck can name, in first-seen order."""

@@ -24,6 +24,7 @@ from vision.judge import (
     judge,
     partner_named,
 )
+from vision.light import light_of, relit
 from vision.likeness import likeliest_places, shows_detail
 from vision.lone import find_lone_card
 from vision.refine import refined
@@ -162,21 +163,25 @@ class CardReader:
         if len(named) != 1 or named[0].card not in TERRAINS:
             return cards
         beside_it = np.array(named[0].corners)
+        light = light_of(warp_card(frame, beside_it), self.deck.images_of(named[0].card))
         for i, reading in enumerate(cards):
             quad = np.array(reading.corners)
             if reading.card is None and alike_in_size(quad, beside_it) and alike_in_size(beside_it, quad) \
-                    and covered(quad, beside_it) <= SAME_PLACE and (partner := self._partner(frame, quad)) is not None:
+                    and covered(quad, beside_it) <= SAME_PLACE and (partner := self._partner(frame, quad, light)) is not None:
                 return cards[:i] + [partner] + cards[i + 1:]
         return cards
 
-    def _partner(self, frame: np.ndarray, corners: np.ndarray) -> CardReading | None:
-        """The terrain card a refused reading's outline shows, read among the terrain cards alone, or
-        None. The outline was settled on the card's edge when it was first read (vision.refine): it is
-        not settled again, for settling is not idempotent and a second pass only costs time."""
+    def _partner(self, frame: np.ndarray, corners: np.ndarray, light: np.ndarray) -> CardReading | None:
+        """The terrain card a refused reading's outline (settled when first read: vision.refine) shows among the
+        terrain cards alone, or None: as the frame shows it, else in the named card's light (vision.light),
+        then by the deck's own MIN_MARGIN, as that light is another card's estimate."""
         quad = order_corners(corners)
-        match = self.deck.match(warp_card(frame, quad), resolution=resolution(quad), among=self._terrain_refs)
+        image = warp_card(frame, quad)
+        match = self.deck.match(image, resolution=resolution(quad), among=self._terrain_refs)
         if not partner_named(match):
-            return None
+            match = self.deck.match(relit(image, light), resolution=resolution(quad), among=self._terrain_refs)
+            if match.margin < MIN_MARGIN or not partner_named(match):
+                return None
         sure, confidence = judge(match)  # sure only where the terrain cards' margin made it a clear call
         return _reading(match, quad, match.card, confidence if sure else 0.5)
 
