@@ -49,7 +49,9 @@ WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
 CUE_ORDER = (2, 4, 1, 3, 0)  # mid edges first (clean on most tables), then the table's colours (4): with
 # both, most frames' cards are explained and the other edge strengths are skipped (_all_settled)
-CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checked or gridded tables only
+CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checked or gridded tables only; even when
+# every blob off the table's colours is explained (those may be the quarters of an "any" card whose other quarters
+# sank into the cloth: skipped then, the built-in "any" card on blue checks was named desert and forest)
 WIPED_CUE = 7  # the weakest edges of the frame with its thin lines wiped (without_lines): a card a printed grid
 # or grain joins to the table; after the edge and colour cues, only while a blob off the table's colours is
 # unexplained or no cue found anything (run on every frame, it cost the Mayor's pairs 3 ms a frame)
