@@ -17,7 +17,10 @@ LIGHT_GAIN = 0.25  # most a channel's gain may move (a lamp's warmth and the cam
 
 def light_of(seen: np.ndarray, references: Sequence[np.ndarray]) -> np.ndarray:
     """Per-channel gains (B, G, R; green's 1) that bring a card's canonical BGR image to its enrolled
-    photos' mean colour; only the channels' ratios count (exposure and glare brighten all alike)."""
+    photos' mean colour; only the channels' ratios count (exposure and glare brighten all alike). With no
+    photo to compare with, the frame's light as it is (all 1)."""
+    if not references:
+        return np.ones(3)
     known = np.mean([ref.reshape(-1, 3).astype(np.float64).mean(axis=0) for ref in references], axis=0)
     gains = known / np.maximum(seen.reshape(-1, 3).astype(np.float64).mean(axis=0), 1.0)
     return np.clip(gains / gains[1], 1 - LIGHT_GAIN, 1 + LIGHT_GAIN)

@@ -173,8 +173,8 @@ class CardReader:
 
     def _partner(self, frame: np.ndarray, corners: np.ndarray, light: np.ndarray) -> CardReading | None:
         """The terrain card a refused reading's outline (settled when first read: vision.refine) shows among the
-        terrain cards alone, or None: as the frame shows it, else in the named card's light (vision.light),
-        then by the deck's own MIN_MARGIN, as that light is another card's estimate."""
+        terrain cards alone, or None: as the frame shows it, else in the named card's light (vision.light) if it
+        leads there by the deck's own MIN_MARGIN (that light is another card's estimate)."""
         quad = order_corners(corners)
         image = warp_card(frame, quad)
         match = self.deck.match(image, resolution=resolution(quad), among=self._terrain_refs)

@@ -43,6 +43,11 @@ def test_the_light_moves_no_channel_past_its_bound() -> None:
     assert gains.min() == pytest.approx(1 - LIGHT_GAIN) or gains.max() == pytest.approx(1 + LIGHT_GAIN)
 
 
+def test_a_card_with_no_photo_leaves_the_light_as_it_is() -> None:
+    """No enrolled photo to compare a card with: every gain 1, no warning of an empty mean."""
+    assert light_of(render_card("water", STANDARD, px_per_mm=2.0), []).tolist() == [1.0, 1.0, 1.0]
+
+
 @pytest.fixture(scope="module")
 def gilded_terrain(tmp_path_factory) -> CardReader:
     """A reader over the gilded terrain cards, enrolled from the benchmark's own photos (seed 20261151)."""
