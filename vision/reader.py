@@ -163,22 +163,22 @@ class CardReader:
         if len(named) != 1 or named[0].card not in TERRAINS:
             return cards
         beside_it = np.array(named[0].corners)
-        light = light_of(warp_card(frame, beside_it), self.deck.images_of(named[0].card))
         for i, reading in enumerate(cards):
             quad = np.array(reading.corners)
             if reading.card is None and alike_in_size(quad, beside_it) and alike_in_size(beside_it, quad) \
-                    and covered(quad, beside_it) <= SAME_PLACE and (partner := self._partner(frame, quad, light)) is not None:
+                    and covered(quad, beside_it) <= SAME_PLACE and (partner := self._partner(frame, quad, named[0])) is not None:
                 return cards[:i] + [partner] + cards[i + 1:]
         return cards
 
-    def _partner(self, frame: np.ndarray, corners: np.ndarray, light: np.ndarray) -> CardReading | None:
+    def _partner(self, frame: np.ndarray, corners: np.ndarray, first: CardReading) -> CardReading | None:
         """The terrain card a refused reading's outline (settled when first read: vision.refine) shows among the
-        terrain cards alone, or None: as the frame shows it, else in the named card's light (vision.light) if it
-        leads there by the deck's own MIN_MARGIN (that light is another card's estimate)."""
+        terrain cards alone, or None: as the frame shows it, else in the light the named first card shows
+        (vision.light) if it leads there by the deck's own MIN_MARGIN (that light is another card's estimate)."""
         quad = order_corners(corners)
         image = warp_card(frame, quad)
         match = self.deck.match(image, resolution=resolution(quad), among=self._terrain_refs)
         if not partner_named(match):
+            light = light_of(warp_card(frame, np.array(first.corners)), self.deck.images_of(first.card))
             match = self.deck.match(relit(image, light), resolution=resolution(quad), among=self._terrain_refs)
             if match.margin < MIN_MARGIN or not partner_named(match):
                 return None

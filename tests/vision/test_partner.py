@@ -87,7 +87,9 @@ def test_a_partner_is_read_on_the_outline_as_it_was_settled(seed: int) -> None:
     outlines up to 2.6 px), and the outline read is the one reported."""
     _, image = _glared_pair(seed)
     reader = CardReader()
-    corners = np.array(reader.read(image).cards[0].corners)
-    partner = reader._partner(image, corners, np.ones(3))  # in the frame's own light
+    cards = reader.read(image).cards
+    corners = np.array(cards[0].corners)
+    assert cards[1].card is not None  # the first card, named
+    partner = reader._partner(image, corners, cards[1])
     assert partner is not None
     assert sorted(map(tuple, np.round(partner.corners, 3))) == sorted(map(tuple, np.round(corners, 3)))
