@@ -17,7 +17,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from vision.sides import following, intersect, quad_area, side_lengths
+from vision.sides import following, intersect, iou, quad_area, side_lengths
 
 MIN_CARD_SHARE = 0.005  # smallest card area as a share of the frame (15% of the height, tilted, 16:9)
 MAX_CARD_SHARE = 0.20  # largest single card as a share of the frame (45% of a 4:3 frame's height is 0.11)
@@ -31,6 +31,7 @@ SPUR_SHARE = 0.4  # opening width, as a share of the smallest card's short side 
 CARD_ASPECT = 88 / 63  # a card's long side over its short side
 STRETCH_BELOW = 1.25  # long over short side below which an outline is too short for a whole card
 # (a card tilted 20 degrees away shows 1.31 and more)
+SAME_HALVES = 0.95  # IoU above which a blob's halves (halves) are the halves of its four-sided fit again
 PAIR_AREA_RATIO = 0.6  # two pieces are the Mayor's two cards only when this alike in area (a tilted camera
 # changes a card's area by a fifth at most); a card and a check square cut from one cloth are not
 
@@ -167,6 +168,27 @@ def _recut(contour: np.ndarray, change: Callable[[np.ndarray, np.ndarray], np.nd
     return list(pieces)
 
 
+def halves(contour: np.ndarray, frame_area: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """A blob of two cards side by side cut across the middle of its smallest rectangle's long
+    side, each half outlined by its own smallest rectangle, or None when the halves are no pair of
+    cards: two cards touching along their long edges but offset along that seam make a blob with a
+    step at either end, which a four-sided fit of the whole halves wrongly."""
+    (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+    along = np.deg2rad(angle if w >= h else angle + 90.0)  # the long side's direction
+    u = np.array([np.cos(along), np.sin(along)])
+    centre, reach = np.array([cx, cy]), max(w, h)
+    a, b = centre + reach * np.array([-u[1], u[0]]), centre - reach * np.array([-u[1], u[0]])
+
+    def cut(piece: np.ndarray, shift: np.ndarray) -> np.ndarray:
+        return cv2.line(piece, tuple(int(v) for v in a + shift), tuple(int(v) for v in b + shift), 0, 2)
+
+    pieces = _pieces(_recut(contour, cut), frame_area)
+    if len(pieces) != 2:
+        return None
+    quads = tuple(refine(cv2.boxPoints(cv2.minAreaRect(p)).astype(np.float64), p) for p in pieces)
+    return quads if all(card_shaped(q) for q in quads) else None
+
+
 def analyse(contour: np.ndarray, frame_area: float, hull: np.ndarray | None = None,
             pieces: list[np.ndarray] | None = None) -> Candidate | None:
     """All the ways a blob can be read as cards, likeliest first: whole, cut at a seam, halved
@@ -181,6 +203,9 @@ def analyse(contour: np.ndarray, frame_area: float, hull: np.ndarray | None = No
             hyps.append(tuple(c.hypotheses[0][0] for c in singles))
     if whole is not None:
         hyps.extend(h for h in whole.hypotheses if len(h) == 2)
+        if len(hyps[-1]) == 2 and (cut := halves(contour, frame_area)) is not None \
+                and not all(max(iou(q, r) for r in hyps[-1]) >= SAME_HALVES for q in cut):
+            hyps.append(cut)  # only when it differs: a hypothesis costs a read
     return Candidate(tuple(hyps)) if hyps else None
 
 

@@ -214,10 +214,15 @@ def _fitted(contour: np.ndarray, frame_area: float, fit: Callable[[np.ndarray], 
         return ([candidate] if candidate is not None else []), 1.0
     for cut in without_spurs(contour, frame_area):
         pieces = [c for piece in cut if (c := fit(piece)) is not None]
-        kept = [c for c in pieces if all(stands_out(colour_u8, q, SPUR_CONTRAST) for q in c.hypotheses[0])]
+        kept = [c for c in pieces if _all_stand_out(colour_u8, c.hypotheses[0])]
         if kept:
             return kept, SPUR_TRUST
     return [], SPUR_TRUST
+
+
+def _all_stand_out(colour_u8: np.ndarray, quads: tuple[np.ndarray, ...]) -> bool:
+    """Whether every card of a hypothesis stands out from the table around it (its partner is no table)."""
+    return all(stands_out(colour_u8, q, SPUR_CONTRAST, tuple(o for o in quads if o is not q)) for q in quads)
 
 
 def _cloth_cards(contour: np.ndarray, frame_area: float, colour_u8: np.ndarray,

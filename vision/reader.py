@@ -27,26 +27,11 @@ from vision.judge import (
 from vision.light import light_of, relit
 from vision.likeness import likeliest_places, shows_detail
 from vision.lone import find_lone_card
+from vision.pieces import alike_in_size, one_per_place, pieces_refused, refused, table_left_out
 from vision.refine import refined
-from vision.sides import covered, iou, nudged, quad_area, scaled
+from vision.sides import covered, iou, nudged, scaled
 
 SAME_PLACE_IOU = 0.6  # two hypotheses' outlines this alike cover one card (a card's half covers 0.5 of it)
-PIECE_AREA = 0.4  # every card of the game is printed one size, and a camera tilted 20 degrees shows one at most
-# twice another's area across the frame: a card named at under 0.4 of another's area is a piece of a card
-# (a quarter of the "any" card's four-part panel, 0.22, looks like that terrain's own panel)
-NEAR_PIECE_AREA = 0.55  # two cards lying side by side are seen at nearly one scale: of 414 pairs at rest named
-# right (6 seen styles, 20 degree tilt) the smaller had 0.70+ of the larger's area, a partner outlined short of its
-# rim 0.60; a card's half (an "any" card's two top quarters, named "mountain") had 0.46-0.51 of the card beside it,
-# and half a card has nearly a card's aspect
-NEAR_REACH = 2.0  # centre distance, in square roots of the larger card's area, within which two cards lie side by
-# side (a pair 0.6 card widths apart: 1.8 at most; the 414 pairs above 1.78)
-PIECE_SMALLEST = 0.2  # share of a card's area the smallest piece of it outlined as a card shows (a quarter of the
-# "any" card's panel, 0.22): a refused outline over 1 / 0.2 times a named card's area is no card it is a piece of
-LIKE_A_CARD = 0.25  # confidence of a refused outline that looks like some card of the deck, if none surely (a
-# glared water card 0.42, half an "any" card 0.27-0.29): a patch of checks or grain outlined beside a pair reads
-# 0.00-0.11 and is no card to measure one by
-PIECE_COVERED = 0.5  # a refused outline lying this much on a named card shows a piece of it (two cards of a pair
-# only touch: one covers a few percent of the other at most)
 MIN_FRAME_PX = 64  # shortest frame side read: a smallest card (1.2% of the frame) is then ~7 px wide
 RESCALE_SCORE = 0.5  # coarse similarity of a refused outline read again grown and shrunk (RESCALES): it looks like a
 # card (a patch of checks or grain beside a pair reads 0.00-0.33); one a few percent inside a painted frame 0.52-0.93
@@ -153,7 +138,7 @@ class CardReader:
         clutter = _clutter(detection, cards)
         if not clutter:  # a card the partner reading adds only covers more
             cards = self._with_partner(frame, cards)
-        return FrameReading(tuple(one_per_place(cards)), clutter)
+        return FrameReading(tuple(table_left_out(one_per_place(cards))), clutter)
 
     def _with_partner(self, frame: np.ndarray, cards: list[CardReading]) -> list[CardReading]:
         """The readings with a lone named terrain card's refused partner named among the terrain cards
@@ -293,7 +278,7 @@ class CardReader:
         # what each other outline looks most like, named or not: a sure-looking card refused on detail still counts
         rivals = [(replace(r, card=m.card), m) for _, read in tried if read is not best for r, m in read
                   if m.score >= MIN_SCORE]
-        return [_refused(r) if named and disputed(r, [v for v, m in rivals if not self._twin_guess(m, r.card)]) else r
+        return [refused(r) if named and disputed(r, [v for v, m in rivals if not self._twin_guess(m, r.card)]) else r
                 for r, _ in best]
 
     def _rescaled(self, frame: np.ndarray, tried: list[tuple[tuple[bool, float], list[tuple[CardReading, Match]]]]
@@ -313,7 +298,7 @@ class CardReader:
         more = [self._read_hypothesis(frame, (scaled(quad, k),)) for k in RESCALES]
         if all(read[0][0].card == leaning.card for _, read in more):
             return more
-        return [((False, score), [(_refused(r), m) for r, m in read]) for (_, score), read in more]
+        return [((False, score), [(refused(r), m) for r, m in read]) for (_, score), read in more]
 
     def _twin_guess(self, match: Match, card: str | None) -> bool:
         """Whether a match refused on its twin call lies among card's twins: the twin it leans to is a
@@ -351,45 +336,14 @@ def _making_way(cards: list[CardReading], found: list[CardReading]) -> list[Card
             or all(iou(np.array(r.corners), np.array(n.corners)) <= SAME_PLACE for n in found)] + found
 
 
-def alike_in_size(quad: np.ndarray, other: np.ndarray) -> bool:
-    """Whether an outline is not a piece beside another card's: at least PIECE_AREA of its area anywhere
-    in the frame, and NEAR_PIECE_AREA where the two lie side by side (NEAR_REACH)."""
-    area, other_area = quad_area(quad), quad_area(other)
-    near = np.linalg.norm(quad.mean(axis=0) - other.mean(axis=0)) <= NEAR_REACH * np.sqrt(max(area, other_area))
-    return area >= (NEAR_PIECE_AREA if near else PIECE_AREA) * other_area
 
 
-def pieces_refused(cards: list[CardReading]) -> list[CardReading]:
-    """The readings with every named card that is a piece beside another outline refused (alike_in_size):
-    beside any named card, or beside a refused one that looks like a card (LIKE_A_CARD) and is no bigger
-    than a card it could be a piece of (PIECE_SMALLEST): a patch of the table is no card to measure by."""
-    quads = [np.array(r.corners) for r in cards]
-    areas = [quad_area(q) for q in quads]
-
-    def piece(i: int) -> bool:
-        return any(not alike_in_size(quads[i], quads[j]) for j, r in enumerate(cards)
-                   if r.card is not None or (r.confidence >= LIKE_A_CARD and areas[j] * PIECE_SMALLEST <= areas[i]))
-
-    return [_refused(r) if r.card is not None and piece(i) else r for i, r in enumerate(cards)]
 
 
-def one_per_place(cards: list[CardReading]) -> list[CardReading]:
-    """The readings with one card per place: an outline two candidates led to is named once, and a
-    refused outline lying mostly on a named card (covered over PIECE_COVERED) is a piece of it, not
-    a card the frame waits on (an inkwash "any" card's panel read both as a piece and, wrapped, as
-    the card; its pair logged as three "any" cards and an unnamed one)."""
-    named = sorted((r for r in cards if r.card is not None), key=lambda r: -r.confidence)
-    kept: list[CardReading] = []
-    for r in named:
-        if all(r.card != k.card or iou(np.array(r.corners), np.array(k.corners)) <= SAME_PLACE for k in kept):
-            kept.append(r)
-    return [r for r in cards if any(r is k for k in kept) or (r.card is None and all(
-        covered(np.array(r.corners), np.array(k.corners)) <= PIECE_COVERED for k in kept))]
 
 
-def _refused(reading: CardReading) -> CardReading:
-    """The reading with its card refused."""
-    return replace(reading, card=None, confidence=min(reading.confidence, REFUSED_CONFIDENCE), letters=None)
+
+
 
 
 def check_frame(frame: object) -> None:

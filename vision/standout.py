@@ -30,11 +30,13 @@ _GAIN = np.array([1.0, CHROMA_GAIN, CHROMA_GAIN])  # colour units per level, eac
 _DILATE = np.ones((3, 3), np.uint8)
 
 
-def stands_out(colour_u8: np.ndarray, quad: np.ndarray, bar: float) -> bool:
+def stands_out(colour_u8: np.ndarray, quad: np.ndarray, bar: float, partners: tuple[np.ndarray, ...] = ()) -> bool:
     """Whether a quad's inside differs in mean colour from a band just outside it by at least bar
     spreads of the band's colour: all channels together, or one alone in its own spread (a pale
-    green card on light marble: the veins spread the stone's lightness, not its hue)."""
-    roi, core, band = _regions(colour_u8, quad)
+    green card on light marble: the veins spread the stone's lightness, not its hue). The band
+    leaves out partners, the other cards read from the same blob: a red card's band that ran over
+    its red partner spread widely and hid it."""
+    roi, core, band = _regions(colour_u8, quad, partners)
     sizes = cv2.countNonZero(core), cv2.countNonZero(band)
     if min(sizes) < MIN_PX:
         return bar <= 0.0  # too few pixels: measured as 0, as before
@@ -53,9 +55,10 @@ def _by_channel(inner: np.ndarray, outer: np.ndarray, spread: np.ndarray) -> flo
     return float(np.max(np.abs(_GAIN * (inner - outer).ravel()) / (_GAIN * spread.ravel() + 1.0)))
 
 
-def _regions(colour_u8: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The work copy's box around a quad and a band around it, with masks of the quad's inside less
-    a margin and of that band."""
+def _regions(colour_u8: np.ndarray, quad: np.ndarray,
+             partners: tuple[np.ndarray, ...] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The work copy's box around a quad and a band around it (less the partners' insides), with
+    masks of the quad's inside less a margin and of that band."""
     reach = max(3, round(RING * np.sqrt(quad_area(quad)))) | 1
     h, w = colour_u8.shape[:2]
     x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - reach, 0)
@@ -65,6 +68,10 @@ def _regions(colour_u8: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.nd
     kernel = np.ones((reach, reach), np.uint8)
     core = cv2.erode(inside, kernel)
     band = cv2.dilate(inside, kernel) & ~cv2.dilate(inside, _DILATE)
+    for other in partners:
+        beside = np.zeros_like(inside)
+        cv2.fillConvexPoly(beside, np.round(other - (x0, y0)).astype(np.int32), 255)
+        band &= ~cv2.dilate(beside, _DILATE)
     return colour_u8[y0:y1, x0:x1], core, band
 
 

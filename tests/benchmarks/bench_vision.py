@@ -185,8 +185,9 @@ def mayors_pairs(reader: CardReader | None, style: str, seed: int, per_top: int)
     """The Mayor's two terrain cards at rest under the scanner's camera (its 768x432 stream, the cards
     25-45% of its height), on each held-out top, read with the style's enrolled deck: verdicts by top.
     Right means what the scanner logs: the two cards named in a clean frame (one flagged as having a
-    hand in view is counted refused, and also as unclean). Wrong is any wrong name, as score.py counts
-    it; "logged" counts those in a clean frame, which the scanner would log if the next frames agreed."""
+    hand in view, or with another outline refused beside them, is counted refused, and also as
+    unclean). Wrong is any wrong name, as score.py counts it; "logged" counts those in a clean frame,
+    which the scanner would log if the next frames agreed."""
     g = generator(style, "held-out", seed, "pairs")
     by_top: dict[str, Counter] = {}
     for top in HELD_OUT_TOPS:
@@ -195,8 +196,8 @@ def mayors_pairs(reader: CardReader | None, style: str, seed: int, per_top: int)
             pair, photo = mayors_pair(style, SCANNER_SIZE, g, top)
             reading = reader.read(photo.image) if reader is not None else FrameReading(())
             v = verdict(pair, [r.card for r in reading.cards], len(reading.cards))
-            if v == "correct" and reading.clutter:  # the voter waits for a frame with no hand in it: nothing is logged
-                v, c["unclean"] = "refused", c["unclean"] + 1
+            if v == "correct" and not reading.clean:  # the voter waits for a frame with every outline named and
+                v, c["unclean"] = "refused", c["unclean"] + 1  # no hand in it: nothing is logged
             if v == "wrong" and reading.clean:  # a wrong name beside a refused outline is never logged; this one is
                 c["logged"] += 1
             c[v] += 1

@@ -4,17 +4,21 @@ clear enrollment photos, built by the helpers below (test modules import them)."
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.benchmarks.bench_vision import PAIRS_PER_TOP, SCANNER_SIZE, mayors_pair
+from tests.benchmarks.vision_sets import HELD_OUT_TOPS, enrollment, generator
 from vision.art import card_face
-from vision.cards import CARD_IDS
+from vision.cards import CARD_IDS, TERRAINS
 from vision.deck import Deck, render_deck
 from vision.features import order_corners, warp_card
 from vision.photo import ENROLL_CONDITIONS, Photo, PhotoConditions, Thing, take_photo
 from vision.reader import CardReader
 from vision.render import STANDARD, render_card
+from vision.store import enroll, load_deck
 from vision.tables import TableTop
 
 TOPS = (TableTop.FELT_RED, TableTop.WOOD_MID, TableTop.LAMINATE)  # tuning tops
@@ -45,6 +49,26 @@ def pair_at_rest(style: str, pair: list[str], seed: int, top: TableTop, conditio
     """One photo of two cards of a style side by side on a table top (the Mayor's pair at rest)."""
     return take_photo([Thing(card_face(style, c), c, c) for c in pair], np.random.default_rng(seed), conditions,
                       pair=True, top=top)
+
+
+def bench_pair_at_rest(style: str, seed: int, top: TableTop, index: int) -> tuple[list[str], Photo]:
+    """The benchmark's own Mayor's pair at rest (bench_vision.mayors_pairs): the index-th on this held-out top
+    of a style and seed, replayed (the pairs before it are drawn again: the generator is one stream)."""
+    g = generator(style, "held-out", seed, "pairs")
+    for held_out in HELD_OUT_TOPS:
+        for i in range(PAIRS_PER_TOP):
+            pair, photo = mayors_pair(style, SCANNER_SIZE, g, held_out)
+            if (held_out, i) == (top, index):
+                return pair, photo
+    raise AssertionError(f"the benchmark lays no pair {index} on {top.value}")
+
+
+def bench_terrain_reader(style: str, seed: int, folder: Path) -> CardReader:
+    """A reader over a style's terrain cards, enrolled into folder from the benchmark's own photos of a seed."""
+    for card, shots in enrollment(style, "held-out", seed, TERRAINS):
+        for shot in shots:
+            enroll(folder, card, shot.photo.image)
+    return CardReader(load_deck(folder))
 
 
 def clear_deck(style: str, cards: tuple[str, ...], outlines: dict[tuple[str, int], Outline] | None = None) -> Deck:

@@ -6,13 +6,10 @@ import numpy as np
 import pytest
 
 import vision.reader
-from tests.benchmarks.bench_vision import PAIRS_PER_TOP, SCANNER_SIZE, mayors_pair
-from tests.benchmarks.vision_sets import HELD_OUT_TOPS, enrollment, generator
-from vision.cards import TERRAINS
+from tests.vision.conftest import bench_pair_at_rest, bench_terrain_reader
 from vision.light import LIGHT_GAIN, light_of, relit
 from vision.reader import CardReader
 from vision.render import STANDARD, render_card
-from vision.store import enroll, load_deck
 from vision.tables import TableTop
 
 WARM_LAMP = np.array([0.78, 0.9, 1.0], np.float32)  # B, G, R gains of a tungsten lamp the white balance missed
@@ -51,29 +48,15 @@ def test_a_card_with_no_photo_leaves_the_light_as_it_is() -> None:
 @pytest.fixture(scope="module")
 def gilded_terrain(tmp_path_factory) -> CardReader:
     """A reader over the gilded terrain cards, enrolled from the benchmark's own photos (seed 20261151)."""
-    deck = tmp_path_factory.mktemp("gilded")
-    for card, shots in enrollment("gilded", "held-out", 20261151, TERRAINS):
-        for shot in shots:
-            enroll(deck, card, shot.photo.image)
-    return CardReader(load_deck(deck))
-
-
-def _pair_on_blue_checks() -> tuple[list[str], np.ndarray]:
-    """The benchmark's gilded pair at rest 13 on blue checks (seed 20261151): a water card and a forest card."""
-    g = generator("gilded", "held-out", 20261151, "pairs")
-    for top in HELD_OUT_TOPS:
-        for i in range(PAIRS_PER_TOP):
-            pair, photo = mayors_pair("gilded", SCANNER_SIZE, g, top)
-            if top is TableTop.CHECK_BLUE and i == 13:
-                return pair, photo.image
-    raise AssertionError("the benchmark no longer lays blue checks")
+    return bench_terrain_reader("gilded", 20261151, tmp_path_factory.mktemp("gilded"))
 
 
 def test_the_mayors_second_card_is_read_in_the_light_the_first_shows(gilded_terrain: CardReader, monkeypatch) -> None:
     """The gilded forest card beside a water card leads the water card by 0.00 among the terrain cards as
     the frame shows it; in the light the water card shows (blue 0.84, red 1.04) it leads by 0.14 and is
     named. Without that light it stays refused."""
-    pair, image = _pair_on_blue_checks()
+    pair, photo = bench_pair_at_rest("gilded", 20261151, TableTop.CHECK_BLUE, 13)  # the benchmark's, replayed
+    image = photo.image
     assert pair == ["forest", "water"]
     assert sorted(gilded_terrain.read(image).named) == ["forest", "water"]
     monkeypatch.setattr(vision.reader, "light_of", lambda seen, references: np.ones(3))

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from vision.merge import overlap
-from vision.reader import CardReading, one_per_place
+from vision.pieces import one_per_place
+from vision.reader import CardReading
 from vision.sides import covered, intersection_area, iou
 
 # The Mayor's two water cards touching along their long sides, as a painted pair was read (frame px):

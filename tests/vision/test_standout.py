@@ -68,3 +68,16 @@ def test_a_card_of_another_hue_on_a_veined_table_stands_out() -> None:
     assert _float32_measure(roi, core, band) < 2.0
     assert stands_out(card, QUAD, 2.0)
     assert not stands_out(table, QUAD, 2.0)
+
+
+def test_a_card_is_measured_against_the_table_not_its_partner() -> None:
+    """Two red cards touching on a light table, cut from one blob: the band just outside either runs over
+    the other red card, whose colour spreads the band far more than the table does, so neither stood
+    out by 2 spreads; with its partner left out of its band, each does (a benchmark lacquer pair on birch
+    was found by no cue so)."""
+    table = cv2.cvtColor(cv2.cvtColor(_table(4), cv2.COLOR_YCrCb2BGR) + np.uint8(100), cv2.COLOR_BGR2YCrCb)
+    left, right = QUAD, QUAD + (80.0, 4.0)
+    for quad in (left, right):
+        cv2.fillConvexPoly(table, quad.astype(np.int32), (80, 190, 110))
+    assert not stands_out(table, left, 2.0) and not stands_out(table, right, 2.0)
+    assert stands_out(table, left, 2.0, (right,)) and stands_out(table, right, 2.0, (left,))
