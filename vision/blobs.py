@@ -5,14 +5,16 @@ card's shape (touching along their long edges) or of two cards' length (end to e
 at an angle make a blob with two dents where they meet. So a blob is fitted with four corners
 (moved to where straight lines along its sides meet: a card's corners are rounded), read
 whole, cut at its seam, or halved, and every reading that has cards' shapes is kept, likeliest
-first, for the deck to choose among (vision.detect, vision.lone).
+first, for the deck to choose among (vision.detect, vision.lone). Two cards touching along their
+long edges but offset along that seam are halved wrongly so: their blob is also cut at its own
+middle (halves), made only when no other reading names the cards (Candidate.halved).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 
 import cv2
 import numpy as np
@@ -44,11 +46,18 @@ class Candidate:
     support: float = 1.0  # share of the first hypothesis' outline that is a real colour step
     rims: Callable[[], tuple[tuple[np.ndarray, ...], ...]] | None = field(default=None, repr=False)  # makes outer
     wraps: tuple[tuple[np.ndarray, ...], ...] = ()  # bigger outlines around the first, for when none names a card
+    halving: Callable[[], tuple[tuple[np.ndarray, ...], ...]] | None = field(default=None, repr=False)  # makes halved
 
     @cached_property
     def outer(self) -> tuple[tuple[np.ndarray, ...], ...]:
         """Outlines moved out onto a rim, for when none above looks like a card: made on first use."""
         return self.rims() if self.rims is not None else ()
+
+    @cached_property
+    def halved(self) -> tuple[tuple[np.ndarray, ...], ...]:
+        """Two cards cut at the blob's own middle (halves), for when no hypothesis names them: made on first use
+        (0.5 ms a blob, on most frames for nothing)."""
+        return self.halving() if self.halving is not None else ()
 
 
 def four_sided(points: np.ndarray) -> np.ndarray | None:
@@ -201,12 +210,21 @@ def analyse(contour: np.ndarray, frame_area: float, hull: np.ndarray | None = No
         singles = [rectangular(p, frame_area) for p in pieces]
         if all(c is not None and len(c.hypotheses[0]) == 1 for c in singles):
             hyps.append(tuple(c.hypotheses[0][0] for c in singles))
+    halving = None
     if whole is not None:
         hyps.extend(h for h in whole.hypotheses if len(h) == 2)
-        if len(hyps[-1]) == 2 and (cut := halves(contour, frame_area)) is not None \
-                and not all(max(iou(q, r) for r in hyps[-1]) >= SAME_HALVES for q in cut):
-            hyps.append(cut)  # only when it differs: a hypothesis costs a read
-    return Candidate(tuple(hyps)) if hyps else None
+        if len(hyps[-1]) == 2:
+            halving = partial(_halves_unlike, contour, frame_area, hyps[-1])
+    return Candidate(tuple(hyps), halving=halving) if hyps else None
+
+
+def _halves_unlike(contour: np.ndarray, frame_area: float,
+                   split_quad: tuple[np.ndarray, ...]) -> tuple[tuple[np.ndarray, ...], ...]:
+    """A blob's halves (halves) as a hypothesis, unless they are the halves of its four-sided fit again."""
+    cut = halves(contour, frame_area)
+    if cut is None or all(max(iou(q, r) for r in split_quad) >= SAME_HALVES for q in cut):
+        return ()
+    return (cut,)
 
 
 def without_spurs(contour: np.ndarray, frame_area: float) -> Iterator[list[np.ndarray]]:

@@ -200,7 +200,7 @@ def _blobs(blobs: list[tuple[np.ndarray, float]], frame_area: float, colour_u8: 
             others.append(contour)
         for candidate in fitted:
             support = min(edge_support(colour_u8, q) for q in candidate.hypotheses[0])
-            found.append(Candidate(candidate.hypotheses, trust * pieces_trust * support))
+            found.append(replace(candidate, support=trust * pieces_trust * support))
     return found, others
 
 
@@ -263,6 +263,11 @@ def _rims(hyps: tuple[tuple[np.ndarray, ...], ...], gradient: Callable[[], Gradi
     px: what the reader reads when no outline as found looks like a card (Candidate.outer)."""
     moved = tuple((out,) for hyp in hyps if len(hyp) == 1 if (out := panel_rim(gradient(), hyp[0])) is not None)
     return _in_frame(moved, per_px)
+
+
+def _halved(cand: Candidate, per_px: np.ndarray) -> tuple[tuple[np.ndarray, ...], ...]:
+    """A work-copy candidate's halved blob (Candidate.halved) in frame px."""
+    return _in_frame(cand.halved, per_px)
 
 
 def work_copy(frame: np.ndarray) -> tuple[np.ndarray, float]:
@@ -346,5 +351,5 @@ def detect(frame: np.ndarray) -> Detection:
     # (made only when the reader asks: it seldom does).
     full = tuple(Candidate(_in_frame(c.hypotheses, per_px), c.support,
                            None if period else partial(_rims, c.hypotheses, gradient, per_px),
-                           _in_frame(c.wraps, per_px)) for c in kept)
+                           _in_frame(c.wraps, per_px), c.halving and partial(_halved, c, per_px)) for c in kept)
     return Detection(full, clutter, gradient, per_px, off_table, tuple(strays))

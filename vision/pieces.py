@@ -97,15 +97,19 @@ def refused(reading: CardReading) -> CardReading:
 
 
 def table_left_out(cards: list[CardReading]) -> list[CardReading]:
-    """The readings without the refused outlines that look like no card (under LIKE_A_CARD) and lie on no
-    named card, once two terrain cards are named side by side (side_by_side): beside the Mayor's pair such
-    an outline is a patch of checks, grain or mat, and a frame holding one is never clean, so the scanner
-    never logged the pair (seen styles: 40 of 1680 pairs at rest named right so; a blob around the pair
-    is such an outline too). A refused outline that looks like some card, or lies partly on a named one
-    (a piece of it, or a card outlined astray), still holds the frame."""
+    """The readings without the refused outlines that are no card beside the Mayor's pair, once two terrain
+    cards are named side by side (side_by_side): an outline that lies on neither and looks like no card
+    (under LIKE_A_CARD) or is not their size (alike_in_size, both ways) is a patch of checks, grain or mat, or
+    a blob around them, and a frame holding one is never clean, so the scanner never logged the pair (seen
+    styles: 40 of 1680 pairs at rest named right so). A refused outline partly on a named card (a piece of
+    it, or a card outlined astray) still holds the frame, as does one like a card of their size."""
     named = [np.array(r.corners) for r in cards if r.card in TERRAINS]
     if not any(side_by_side(a, b) for a, b in combinations(named, 2)):
         return cards
-    return [r for r in cards if r.card is not None or r.confidence >= LIKE_A_CARD
-            or any(covered(np.array(r.corners), q) > ON_A_CARD and covered(q, np.array(r.corners)) < AROUND_A_CARD
-                   for q in named)]
+
+    def holds(quad: np.ndarray, confidence: float) -> bool:
+        if any(covered(quad, q) > ON_A_CARD and covered(q, quad) < AROUND_A_CARD for q in named):
+            return True
+        return confidence >= LIKE_A_CARD and all(alike_in_size(quad, q) and alike_in_size(q, quad) for q in named)
+
+    return [r for r in cards if r.card is not None or holds(np.array(r.corners), r.confidence)]

@@ -268,6 +268,9 @@ class CardReader:
         # Not when one looks like a card and was refused on its detail: a rim outline overshoots a little.
         if all(m.score < MIN_SCORE for _, read in tried for _, m in read):
             tried += [self._read_hypothesis(frame, hypothesis) for hypothesis in candidate.outer]
+        # Two cards no hypothesis names may lie offset along their seam: the blob cut at its own middle.
+        if not any(named for (named, _), _ in tried):
+            tried += [self._read_hypothesis(frame, hypothesis) for hypothesis in candidate.halved]
         # An outline no reading names may be its art's panel found as cleanly as the card: the card around it.
         if not any(named for (named, _), _ in tried):
             tried += [self._read_hypothesis(frame, hypothesis) for hypothesis in candidate.wraps]

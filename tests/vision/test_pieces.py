@@ -73,11 +73,15 @@ def test_of_one_card_found_twice_the_surer_reading_is_kept() -> None:
     ([_read_at(0, "desert"), _read_at(105, "water"), _read_at(40, None, 0.0)], ["desert", "water", None]),  # on one
     ([_read_at(0, "desert"), _read_at(105, "water"), _read_at(-10, None, 0.0, size=2.2, y=0)],
      ["desert", "water"]),  # the blob around the pair
+    ([_read_at(0, "desert"), _read_at(105, "water"), _read_at(215, None, 0.41, size=1.4)],
+     ["desert", "water"]),  # like a card, but twice their area beside them: a plank's blob
+    ([_read_at(0, "desert"), _read_at(105, "water"), _read_at(215, None, 0.41, size=1.1)],
+     ["desert", "water", None]),  # like a card, and their size
     ([_read_at(0, "blue-A1"), _read_at(105, "blue-B1"), _read_at(400, None, 0.0)], ["blue-A1", "blue-B1", None]),
 ])
 def test_an_outline_like_no_card_beside_the_mayors_named_pair_is_the_table(cards: list[CardReading],
                                                                           kept: list[str | None]) -> None:
-    """Two terrain cards named side by side: a refused outline away from them that looks like no card is a
-    patch of the table and is left out, so the frame is clean; one that looks like some card, one lying on
-    a named card, or any beside a lone card or two bonus cards, still holds the frame."""
+    """Two terrain cards named side by side: a refused outline away from them that looks like no card, or is
+    not their size, is a patch of the table and is left out, so the frame is clean; one like a card of their
+    size, one lying partly on a named card, or any beside a lone card or two bonus cards, still holds the frame."""
     assert [r.card for r in table_left_out(cards)] == kept
