@@ -7,7 +7,7 @@ at an angle make a blob with two dents where they meet. So a blob is fitted with
 whole, cut at its seam, or halved, and every reading that has cards' shapes is kept, likeliest
 first, for the deck to choose among (vision.detect, vision.lone). Two cards touching along their
 long edges but offset along that seam are halved wrongly so: their blob is also cut at its own
-middle (halves), made only when no other reading names the cards (Candidate.halved).
+middle (halves), made only when no other reading is sure of the cards (Candidate.halved).
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ class Candidate:
 
     @cached_property
     def halved(self) -> tuple[tuple[np.ndarray, ...], ...]:
-        """Two cards cut at the blob's own middle (halves), for when no hypothesis names them: made on first use
-        (0.5 ms a blob, on most frames for nothing)."""
+        """Two cards cut at the blob's own middle (halves), the last hypothesis: made on first use (0.5 ms a
+        blob, for nothing where an earlier hypothesis is sure of its cards)."""
         return self.halving() if self.halving is not None else ()
 
 

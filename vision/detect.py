@@ -232,7 +232,7 @@ def _cloth_cards(contour: np.ndarray, frame_area: float, colour_u8: np.ndarray,
     hull = cv2.convexHull(contour, returnPoints=False)
     cut = cut_at_seam(contour, hull)
     fitted = analyse(contour, frame_area, hull, cut)
-    hyps = list(fitted.hypotheses) if fitted is not None else []
+    hyps = list(fitted.hypotheses + fitted.halved) if fitted is not None else []  # checks only: all are scored
     rect = blob_rectangle(contour)
     if rect is not None:
         hyps.append((rect,))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 
@@ -70,15 +71,25 @@ def _beside(cand: Candidate, known: list[np.ndarray]) -> Candidate | None:
     or clear of them all, each without its known cards; None when nothing new is left."""
     if not known:
         return cand
-    hyps = []
-    for hyp in cand.hypotheses:
+    hyps = _less_known(cand.hypotheses, known)
+    return Candidate(hyps, cand.support, halving=partial(_less_known, cand.halving, known)) if hyps else None
+
+
+def _less_known(hyps: tuple[tuple[np.ndarray, ...], ...] | Callable[[], tuple[tuple[np.ndarray, ...], ...]] | None,
+                known: list[np.ndarray]) -> tuple[tuple[np.ndarray, ...], ...]:
+    """Hypotheses (or what a Candidate's halving makes, on demand) less the known cards: those whose every
+    quad is a known card again or clear of them all, each without its known cards."""
+    if hyps is None:
+        return ()
+    kept = []
+    for hyp in hyps() if callable(hyps) else hyps:
         overlaps = [max(overlap(q, k) for k in known) for q in hyp]
         if any(APART_OVERLAP < o <= SAME_CARD_OVERLAP for o in overlaps):
             continue  # cuts across a known card: not a reading of what lies beside it
         new = tuple(q for q, o in zip(hyp, overlaps, strict=True) if o <= APART_OVERLAP)
         if new:
-            hyps.append(new)
-    return Candidate(tuple(hyps), cand.support) if hyps else None
+            kept.append(new)
+    return tuple(kept)
 
 
 def with_stretches(cand: Candidate, gradient: Callable[[], Gradient]) -> Candidate:

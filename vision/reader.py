@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -260,7 +261,7 @@ class CardReader:
         two outlines name differently is refused, but not for another outline's guess among its twins
         (seen styles, all families read whole, 5760 photos: 5524 right -> 5529, named wrong 5 both)."""
         tried: list[tuple[tuple[bool, float], list[tuple[CardReading, Match]]]] = []
-        for hypothesis in candidate.hypotheses:
+        for hypothesis in _likeliest_first(candidate):
             tried.append(self._read_hypothesis(frame, hypothesis))
             if tried[-1][0][0] and all(m.score >= SURE_SCORE or (m.detail or 0.0) >= SURE_DETAIL for _, m in tried[-1][1]):
                 break  # hypotheses come likeliest first: a sure reading (by its score or its detail) needs no rival
@@ -268,9 +269,6 @@ class CardReader:
         # Not when one looks like a card and was refused on its detail: a rim outline overshoots a little.
         if all(m.score < MIN_SCORE for _, read in tried for _, m in read):
             tried += [self._read_hypothesis(frame, hypothesis) for hypothesis in candidate.outer]
-        # Two cards no hypothesis names may lie offset along their seam: the blob cut at its own middle.
-        if not any(named for (named, _), _ in tried):
-            tried += [self._read_hypothesis(frame, hypothesis) for hypothesis in candidate.halved]
         # An outline no reading names may be its art's panel found as cleanly as the card: the card around it.
         if not any(named for (named, _), _ in tried):
             tried += [self._read_hypothesis(frame, hypothesis) for hypothesis in candidate.wraps]
@@ -314,6 +312,13 @@ class CardReader:
         """A hypothesis' readings, ranked by whether all are named and their mean score."""
         read = [self._read_quad(frame, q) for q in hypothesis]
         return (all(r.card is not None for r, _ in read), float(np.mean([m.score for _, m in read]))), read
+
+
+def _likeliest_first(candidate: Candidate) -> Iterator[tuple[np.ndarray, ...]]:
+    """A candidate's hypotheses, then its blob cut at its own middle (Candidate.halved: two cards offset
+    along their seam), made only when the reader gets that far (no earlier hypothesis was sure)."""
+    yield from candidate.hypotheses
+    yield from candidate.halved
 
 
 def _reading(match: Match, quad: np.ndarray, card: str | None, confidence: float) -> CardReading:

@@ -277,6 +277,23 @@ def test_a_card_whose_panel_was_outlined_is_read_by_its_rim(reader: CardReader, 
     assert as_found.card == card  # a named outline is not second-guessed by its rim's
 
 
+def test_a_blob_is_cut_at_its_own_middle_only_when_no_earlier_hypothesis_is_sure(reader: CardReader, faces) -> None:
+    """The halved blob (Candidate.halved) is the last hypothesis, made only when the reader gets that far:
+    not for a card named surely on its first outline; for one whose outline as found shows half of it."""
+    image, corners = _frame_at(faces["desert"], 25.0, seed=3)
+    made = []
+
+    def halving() -> tuple[tuple[np.ndarray, ...], ...]:
+        made.append(True)
+        return ((corners,),)
+
+    (sure,) = reader.read_candidate(image, Candidate(((corners,),), halving=halving))
+    assert sure.card == "desert" and not made
+    half = np.array([corners[0], (corners[0] + corners[1]) / 2, (corners[2] + corners[3]) / 2, corners[3]])
+    (halved,) = reader.read_candidate(image, Candidate(((half,),), halving=halving))
+    assert made and halved.card == "desert" and iou(np.array(halved.corners), corners) > 0.9
+
+
 @pytest.mark.parametrize(("top", "seed"), [
     (TableTop.MAT_SQUARE, 0), (TableTop.MAT_SQUARE, 12), (TableTop.FELT_RED, 17), (TableTop.FELT_RED, 18),
     (TableTop.WOOD_MID, 11),
