@@ -246,15 +246,25 @@ def _cloth_cards(contour: np.ndarray, frame_area: float, colour_u8: np.ndarray,
 
 
 def _to_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray], colour_u8: np.ndarray) -> Candidate:
-    """A candidate with each quad moved out onto its card's rim (vision.lattice.rim), support anew.
+    """A candidate with each quad moved out onto its card's rim (vision.lattice.rim), support anew; its
+    halved blob too, when it is made (Candidate.halved).
 
     A card laid square to the checks has a check's edge just outside its own, where the rim may
     land: the outline as found stays as the next hypothesis, for the deck to choose.
     """
-    moved = tuple(tuple(rim(grad, q) for q in h) for h in cand.hypotheses)
-    hyps = moved + tuple(h for h, m in zip(cand.hypotheses, moved, strict=True)
+    hyps = _on_rims(cand.hypotheses, grad)
+    return replace(cand, hypotheses=hyps, support=min(edge_support(colour_u8, q) for q in hyps[0]),
+                   halving=cand.halving and partial(_on_rims, cand.halving, grad))
+
+
+def _on_rims(hyps: tuple[tuple[np.ndarray, ...], ...] | Callable[[], tuple[tuple[np.ndarray, ...], ...]],
+             grad: tuple[np.ndarray, np.ndarray]) -> tuple[tuple[np.ndarray, ...], ...]:
+    """Hypotheses (or what a Candidate's halving makes, on demand) moved out onto their cards' rims, then
+    those as found that moved."""
+    hyps = hyps() if callable(hyps) else hyps
+    moved = tuple(tuple(rim(grad, q) for q in h) for h in hyps)
+    return moved + tuple(h for h, m in zip(hyps, moved, strict=True)
                          if any(np.abs(q - r).max() > 0 for q, r in zip(h, m, strict=True)))
-    return replace(cand, hypotheses=hyps, support=min(edge_support(colour_u8, q) for q in hyps[0]))
 
 
 def _rims(hyps: tuple[tuple[np.ndarray, ...], ...], gradient: Callable[[], Gradient],
