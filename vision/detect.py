@@ -254,14 +254,12 @@ def _to_rim(cand: Candidate, grad: tuple[np.ndarray, np.ndarray], colour_u8: np.
     """
     hyps = _on_rims(cand.hypotheses, grad)
     return replace(cand, hypotheses=hyps, support=min(edge_support(colour_u8, q) for q in hyps[0]),
-                   halving=cand.halving and partial(_on_rims, cand.halving, grad))
+                   halving=cand.halving and (lambda: _on_rims(cand.halved, grad)))
 
 
-def _on_rims(hyps: tuple[tuple[np.ndarray, ...], ...] | Callable[[], tuple[tuple[np.ndarray, ...], ...]],
+def _on_rims(hyps: tuple[tuple[np.ndarray, ...], ...],
              grad: tuple[np.ndarray, np.ndarray]) -> tuple[tuple[np.ndarray, ...], ...]:
-    """Hypotheses (or what a Candidate's halving makes, on demand) moved out onto their cards' rims, then
-    those as found that moved."""
-    hyps = hyps() if callable(hyps) else hyps
+    """Hypotheses moved out onto their cards' rims, then those as found that moved."""
     moved = tuple(tuple(rim(grad, q) for q in h) for h in hyps)
     return moved + tuple(h for h, m in zip(hyps, moved, strict=True)
                          if any(np.abs(q - r).max() > 0 for q, r in zip(h, m, strict=True)))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 
 import numpy as np
 
@@ -72,17 +71,15 @@ def _beside(cand: Candidate, known: list[np.ndarray]) -> Candidate | None:
     if not known:
         return cand
     hyps = _less_known(cand.hypotheses, known)
-    return Candidate(hyps, cand.support, halving=partial(_less_known, cand.halving, known)) if hyps else None
+    halving = cand.halving and (lambda: _less_known(cand.halved, known))  # made on demand, as the candidate's own
+    return Candidate(hyps, cand.support, halving=halving) if hyps else None
 
 
-def _less_known(hyps: tuple[tuple[np.ndarray, ...], ...] | Callable[[], tuple[tuple[np.ndarray, ...], ...]] | None,
-                known: list[np.ndarray]) -> tuple[tuple[np.ndarray, ...], ...]:
-    """Hypotheses (or what a Candidate's halving makes, on demand) less the known cards: those whose every
-    quad is a known card again or clear of them all, each without its known cards."""
-    if hyps is None:
-        return ()
+def _less_known(hyps: tuple[tuple[np.ndarray, ...], ...], known: list[np.ndarray]) -> tuple[tuple[np.ndarray, ...], ...]:
+    """Hypotheses less the known cards: those whose every quad is a known card again or clear of them all,
+    each without its known cards."""
     kept = []
-    for hyp in hyps() if callable(hyps) else hyps:
+    for hyp in hyps:
         overlaps = [max(overlap(q, k) for k in known) for q in hyp]
         if any(APART_OVERLAP < o <= SAME_CARD_OVERLAP for o in overlaps):
             continue  # cuts across a known card: not a reading of what lies beside it

@@ -42,18 +42,21 @@ PIECE_COVERED = 0.5  # a refused outline lying this much on a named card shows a
 # only touch: one covers a few percent of the other at most)
 
 
+def _near(quad: np.ndarray, other: np.ndarray) -> bool:
+    """Whether two outlines lie side by side: centres within NEAR_REACH square roots of the larger one's area."""
+    reach = NEAR_REACH * np.sqrt(max(quad_area(quad), quad_area(other)))
+    return bool(np.linalg.norm(quad.mean(axis=0) - other.mean(axis=0)) <= reach)
+
+
 def alike_in_size(quad: np.ndarray, other: np.ndarray) -> bool:
     """Whether an outline is not a piece beside another card's: at least PIECE_AREA of its area anywhere
     in the frame, and NEAR_PIECE_AREA where the two lie side by side (NEAR_REACH)."""
-    area, other_area = quad_area(quad), quad_area(other)
-    near = np.linalg.norm(quad.mean(axis=0) - other.mean(axis=0)) <= NEAR_REACH * np.sqrt(max(area, other_area))
-    return area >= (NEAR_PIECE_AREA if near else PIECE_AREA) * other_area
+    return quad_area(quad) >= (NEAR_PIECE_AREA if _near(quad, other) else PIECE_AREA) * quad_area(other)
 
 
 def side_by_side(quad: np.ndarray, other: np.ndarray) -> bool:
     """Whether two outlines lie side by side (NEAR_REACH) and alike in size each to the other (alike_in_size)."""
-    near = np.linalg.norm(quad.mean(axis=0) - other.mean(axis=0)) <= NEAR_REACH * np.sqrt(max(quad_area(quad), quad_area(other)))
-    return near and alike_in_size(quad, other) and alike_in_size(other, quad)
+    return _near(quad, other) and alike_in_size(quad, other) and alike_in_size(other, quad)
 
 
 def pieces_refused(cards: list[CardReading]) -> list[CardReading]:
@@ -93,7 +96,6 @@ def one_per_place(cards: list[CardReading]) -> list[CardReading]:
 def refused(reading: CardReading) -> CardReading:
     """The reading with its card refused."""
     return replace(reading, card=None, confidence=min(reading.confidence, REFUSED_CONFIDENCE), letters=None)
-
 
 
 def table_left_out(cards: list[CardReading]) -> list[CardReading]:
