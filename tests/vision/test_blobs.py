@@ -72,4 +72,3 @@ def test_two_cards_offset_along_their_seam_are_cut_apart_at_the_blobs_middle(off
     if offset >= 16.0:
         split = [h for h in rectangular(contour, WORK[0] * WORK[1]).hypotheses if len(h) == 2][0]
         assert min(max(iou(q, c) for q in split) for c in cards) < min(max(iou(q, c) for q in cut) for c in cards) - 0.03
-
