@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from waitress import wasyncore
+
 from tests.web.conftest import PIN
 from web import server as table_server
 from web.app import MAX_BODY_BYTES, create_app
@@ -18,6 +20,7 @@ from web.commands.serve import bind
 from web.services import Services, build_services
 
 WAIT_S = 10.0  # the longest a test waits for something that should take a second
+LOOP_TICK_S = 0.05  # how soon the test server's loop sees that it should stop
 
 
 @contextmanager
@@ -29,16 +32,28 @@ def running(tmp_path: Path, keepalive_s: float = 0.2, **options: Any) -> Iterato
     server = table_server.create_table_server(
         create_app({"TESTING": True}, services=services), sock, threads=8,
         max_body_bytes=MAX_BODY_BYTES, asyncore_use_poll=True, **options)
-    loop = threading.Thread(target=server.run, daemon=True)
+    stop = threading.Event()
+    loop = threading.Thread(target=serve_until, args=(server, stop), daemon=True)
     loop.start()
     try:
         yield sock.getsockname()[1], server, services
     finally:
         services.hub.close()
         server.task_dispatcher.shutdown(timeout=2)
-        server.trigger.pull_trigger(lambda: [c.close() for c in list(server._map.values())])
+        stop.set()
         loop.join(WAIT_S)
         services.close()
+
+
+def serve_until(server: Any, stop: threading.Event) -> None:
+    """The server's event loop until stop is set, then every socket closed, all on the loop's thread.
+
+    Stopping through waitress's trigger pipe raced: a CI run once found the pipe already closed
+    (EBADF) when the test pulled it. A loop that checks a flag needs no pipe to be woken."""
+    while not stop.is_set():
+        wasyncore.loop(timeout=LOOP_TICK_S, map=server._map, use_poll=True, count=1)
+    for channel in list(server._map.values()):
+        channel.close()
 
 
 def connect(port: int, source: str = "127.0.0.1") -> socket.socket:
