@@ -344,16 +344,6 @@ def _making_way(cards: list[CardReading], found: list[CardReading]) -> list[Card
             or all(iou(np.array(r.corners), np.array(n.corners)) <= SAME_PLACE for n in found)] + found
 
 
-
-
-
-
-
-
-
-
-
-
 def check_frame(frame: object) -> None:
     """Pass for an HxWx3 uint8 BGR array big enough to read; else ValueError saying what is wrong."""
     if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
