@@ -69,6 +69,16 @@ SPUR_TRUST = 0.85  # support kept by a piece cut from a blob (where the cut fell
 SPUR_CONTRAST = 2.0  # band spreads a piece's inside must differ by: tuning tables' cut-out planks and
 # grid cells reach 1.4, cards cut from seams 2.7 and up
 SETTLED_AREA = (0.8, 1.25)  # ... when the later blob has about the same area (not a card plus a hand)
+EXPLAINED_SHARE = 0.85  # share of a blob off the table's colours that lies inside cards outlined well, for the
+# blob to be explained by them: a part of a card the table's colours hide the rest of (0.24-0.64 of its card,
+# centred in it), or two touching cards whose blob's middle falls on their seam; a card with a hand beside it
+# (a hand is about a card's size or more) has about half its blob outside. Before, the blob had to be about one
+# card's area around its middle, and such frames ran every cue (768x432 two-card frames: 19-26 -> 6-15 ms)
+SAME_TABLE_SHARE = 0.2  # area, as a share of the largest card outlined well so far, below which a blob is
+# no card: the cards lie on one table, so across a frame tilted 20 degrees (a 60 degree field) a card's
+# area changes about 2.4 times at most (the benchmark's pairs: 1.5 at most), and twice that if the card
+# outlined well was two touching ones outlined as one. A checked cloth's patches the size of a far, small
+# card were each snapped onto the checks (~2 ms a patch) beside cards six times their size
 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DILATE = np.ones((3, 3), np.uint8)
@@ -179,21 +189,44 @@ def _all_settled(table_blobs: list[tuple[np.ndarray, float]], found: list[Candid
     other edge cues have nothing left to find (a hand, or a card the edges missed, leaves a blob
     unexplained). A table mask that sees nothing off the table explains nothing: it may be blind to
     a card of the table's colours."""
-    return bool(table_blobs) and all(_settled(c, a, found) for c, a in table_blobs)
+    return bool(table_blobs) and all(_settled(c, a, found) or _inside(c, found) for c, a in table_blobs)
+
+
+def _inside(contour: np.ndarray, found: list[Candidate]) -> bool:
+    """Whether EXPLAINED_SHARE of a blob or more lies inside cards already outlined well."""
+    quads = [q for cand in found if cand.support >= SETTLED_SUPPORT for q in cand.hypotheses[0]]
+    if not quads:
+        return False
+    x, y, w, h = cv2.boundingRect(contour)
+    blob = np.zeros((h, w), np.uint8)
+    cv2.drawContours(blob, [contour - np.array([x, y], np.int32)], -1, 1, cv2.FILLED)
+    cards = np.zeros_like(blob)
+    cv2.fillPoly(cards, [np.round(q - (x, y)).astype(np.int32) for q in quads], 1)
+    return cv2.countNonZero(blob & cards) >= EXPLAINED_SHARE * cv2.countNonZero(blob)
+
+
+def _least_card(found: list[Candidate]) -> float:
+    """The smallest area (work px) a card may have beside the cards outlined well so far (0: none is)."""
+    areas = [quad_area(q) for cand in found if cand.support >= SETTLED_SUPPORT for q in cand.hypotheses[0]]
+    return SAME_TABLE_SHARE * max(areas, default=0.0)
 
 
 def _blobs(blobs: list[tuple[np.ndarray, float]], frame_area: float, colour_u8: np.ndarray, known: list[Candidate],
            fit: Callable[[np.ndarray], Candidate | None], spurs: bool = False,
-           trust: float = 1.0) -> tuple[list[Candidate], list[np.ndarray]]:
+           trust: float = 1.0, least: float = 0.0) -> tuple[list[Candidate], list[np.ndarray]]:
     """The new card candidates among a mask's card-sized blobs (_card_sized; smaller ones are crumbs and
     specks of glare, smaller than any hand too), scored by edge support, and the blobs that are no card.
 
     fit reads a blob as cards (detect's own analyse, or the cloth's rectangles); spurs: a blob
     that is no card is read again with thin spurs cut off; trust: how far the cue's edge support is
-    trusted (a cue whose blobs may run over the checks around cards yields to the others)."""
+    trusted (a cue whose blobs may run over the checks around cards yields to the others); least: the
+    smallest area a card may have in this frame (_least_card): a smaller blob is no card, though it may be a hand."""
     found, others = [], []
     for contour, area in blobs:
         if _settled(contour, area, known):
+            continue
+        if area < least:
+            others.append(contour)
             continue
         fitted, pieces_trust = _fitted(contour, frame_area, fit, colour_u8, spurs)
         if not fitted or pieces_trust < 1.0:  # read in pieces, it may still be a hand: its palm cut from its fingers
@@ -343,7 +376,7 @@ def detect(frame: np.ndarray) -> Detection:
         # cloth cue reads those cards, and a blob of checks cut at its spurs looks like a card.
         spurs = (level < len(EDGE_LEVELS) or level == WIPED_CUE) and not period
         found, others = _blobs(blobs, frame_area, colour_u8, everything, fit, spurs,
-                               REPEAT_TRUST if level == REPEAT_CUE else 1.0)
+                               REPEAT_TRUST if level == REPEAT_CUE else 1.0, _least_card(everything))
         everything += found
         if level == len(EDGE_LEVELS):
             strays += [b for b in others if hand_like(b, colour_u8.shape[:2])]
