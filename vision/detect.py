@@ -70,10 +70,9 @@ SPUR_CONTRAST = 2.0  # band spreads a piece's inside must differ by: tuning tabl
 # grid cells reach 1.4, cards cut from seams 2.7 and up
 SETTLED_AREA = (0.8, 1.25)  # ... when the later blob has about the same area (not a card plus a hand)
 EXPLAINED_SHARE = 0.85  # share of a blob off the table's colours that lies inside cards outlined well, for the
-# blob to be explained by them: a part of a card the table's colours hide the rest of (0.24-0.64 of its card,
-# centred in it), or two touching cards whose blob's middle falls on their seam; a card with a hand beside it
-# (a hand is about a card's size or more) has about half its blob outside. Before, the blob had to be about one
-# card's area around its middle, and such frames ran every cue (768x432 two-card frames: 19-26 -> 6-15 ms)
+# blob (their size, SETTLED_AREA) to be explained by them: two touching cards, whose blob's middle falls on their
+# seam, inside neither (a card with a hand beside it has about half its blob outside). Not a blob a part of the
+# cards: well outlined cards may be an "any" card's quarters (seen ink-wash pair at rest on birch, seed 20261149)
 SAME_TABLE_SHARE = 0.2  # area, as a share of the largest card outlined well so far, below which a blob is
 # no card: the cards lie on one table, so across a frame tilted 20 degrees (a 60 degree field) a card's
 # area changes about 2.4 times at most (the benchmark's pairs: 1.5 at most), and twice that if the card
@@ -189,20 +188,24 @@ def _all_settled(table_blobs: list[tuple[np.ndarray, float]], found: list[Candid
     other edge cues have nothing left to find (a hand, or a card the edges missed, leaves a blob
     unexplained). A table mask that sees nothing off the table explains nothing: it may be blind to
     a card of the table's colours."""
-    return bool(table_blobs) and all(_settled(c, a, found) or _inside(c, found) for c, a in table_blobs)
+    return bool(table_blobs) and all(_settled(c, a, found) or _filled(c, a, found) for c, a in table_blobs)
 
 
-def _inside(contour: np.ndarray, found: list[Candidate]) -> bool:
-    """Whether EXPLAINED_SHARE of a blob or more lies inside cards already outlined well."""
-    quads = [q for cand in found if cand.support >= SETTLED_SUPPORT for q in cand.hypotheses[0]]
-    if not quads:
-        return False
+def _filled(contour: np.ndarray, area: float, found: list[Candidate]) -> bool:
+    """Whether a blob lies in cards already outlined well (EXPLAINED_SHARE of it) and fills them
+    (SETTLED_AREA of the cards it reaches into): the cards are all it shows."""
     x, y, w, h = cv2.boundingRect(contour)
     blob = np.zeros((h, w), np.uint8)
     cv2.drawContours(blob, [contour - np.array([x, y], np.int32)], -1, 1, cv2.FILLED)
-    cards = np.zeros_like(blob)
-    cv2.fillPoly(cards, [np.round(q - (x, y)).astype(np.int32) for q in quads], 1)
-    return cv2.countNonZero(blob & cards) >= EXPLAINED_SHARE * cv2.countNonZero(blob)
+    cards, whole = np.zeros_like(blob), 0.0
+    for quad in (q for cand in found if cand.support >= SETTLED_SUPPORT for q in cand.hypotheses[0]):
+        card = np.zeros_like(blob)
+        cv2.fillPoly(card, [np.round(quad - (x, y)).astype(np.int32)], 1)
+        if cv2.countNonZero(card & blob):
+            cards |= card
+            whole += quad_area(quad)
+    return (whole > 0 and area >= SETTLED_AREA[0] * whole
+            and cv2.countNonZero(blob & cards) >= EXPLAINED_SHARE * cv2.countNonZero(blob))
 
 
 def _least_card(found: list[Candidate]) -> float:
