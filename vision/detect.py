@@ -36,19 +36,20 @@ import cv2
 import numpy as np
 
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
+from vision.explained import all_settled, least_card, settled
 from vision.hands import hand_like, uncovered
 from vision.lattice import blob_rectangle, checks_period, cloth_mask, panel_rim, rim, snap_to_checks
 from vision.merge import MIN_SUPPORT, merge, with_stretches
 from vision.repeat import repeat_breaks
 from vision.shrink import area_shrink
-from vision.sides import CHROMA_GAIN, Gradient, edge_support, quad_area
+from vision.sides import CHROMA_GAIN, Gradient, edge_support
 from vision.standout import stands_out
 from vision.table_colour import table_mask
 
 WORK_HEIGHT = 360  # px: detection runs on a copy this tall; a smallest card (15%) is ~54 px there
 EDGE_LEVELS = ((15, 40), (35, 90), (80, 200), (180, 450))  # Canny (low, high), 3x3 Sobel L1: weak to strong
 CUE_ORDER = (2, 4, 1, 3, 0)  # mid edges first (clean on most tables), then the table's colours (4): with
-# both, most frames' cards are explained and the other edge strengths are skipped (_all_settled)
+# both, most frames' cards are explained and the other edge strengths are skipped (vision.explained)
 CLOTH_CUE = 5  # the blurred cloth (vision.lattice): after all others, on checked or gridded tables only; even when
 # every blob off the table's colours is explained (those may be the quarters of an "any" card whose other quarters
 # sank into the cloth: skipped then, the built-in "any" card on blue checks was named desert and forest)
@@ -63,21 +64,10 @@ BRIDGED_CUE = 6  # the weakest edges with gaps bridged: a light card on a light 
 BRIDGE_PX = 7  # work px: gaps up to about this wide in an outline are closed (the weakest edges break 2-5 px)
 LINE_WIPE_PX = 9  # work px (2.5% of the height): lines thinner than this are wiped (a hexagon mat's grid, 3-5 px;
 # grain), the smallest card's short side (~39 px) is not
-SETTLED_SUPPORT = 0.9  # a card outlined with this much edge support is not fitted again by later cues
 SPUR_TRUST = 0.85  # support kept by a piece cut from a blob (where the cut fell, its outline is the
-# cut's): below SETTLED_SUPPORT, so a later cue still fits the place, and below a whole blob's
+# cut's): below vision.explained.SETTLED_SUPPORT, so a later cue still fits the place, and below a whole blob's
 SPUR_CONTRAST = 2.0  # band spreads a piece's inside must differ by: tuning tables' cut-out planks and
 # grid cells reach 1.4, cards cut from seams 2.7 and up
-SETTLED_AREA = (0.8, 1.25)  # ... when the later blob has about the same area (not a card plus a hand)
-EXPLAINED_SHARE = 0.85  # share of a blob off the table's colours that lies inside cards outlined well, for the
-# blob (their size, SETTLED_AREA) to be explained by them: two touching cards, whose blob's middle falls on their
-# seam, inside neither (a card with a hand beside it has about half its blob outside). Not a blob a part of the
-# cards: well outlined cards may be an "any" card's quarters (seen ink-wash pair at rest on birch, seed 20261149)
-SAME_TABLE_SHARE = 0.2  # area, as a share of the largest card outlined well so far, below which a blob is
-# no card: the cards lie on one table, so across a frame tilted 20 degrees (a 60 degree field) a card's
-# area changes about 2.4 times at most (the benchmark's pairs: 1.5 at most), and twice that if the card
-# outlined well was two touching ones outlined as one. A checked cloth's patches the size of a far, small
-# card were each snapped onto the checks (~2 ms a patch) beside cards six times their size
 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DILATE = np.ones((3, 3), np.uint8)
@@ -160,58 +150,10 @@ def wiped_masks(colour_u8: np.ndarray, levels: int = 1) -> list[np.ndarray]:
     return [_enclosed(cv2.Canny(dx, dy, lo, hi)) for lo, hi in EDGE_LEVELS[:levels]]
 
 
-def _settled(contour: np.ndarray, area: float, found: list[Candidate]) -> bool:
-    """Whether a blob is a card another cue already outlined well (so it need not be fitted again)."""
-    m = cv2.moments(contour)
-    if not m["m00"]:
-        return False
-    centre = (m["m10"] / m["m00"], m["m01"] / m["m00"])
-    for cand in found:
-        if cand.support < SETTLED_SUPPORT:
-            continue
-        quads = cand.hypotheses[0]
-        whole = sum(quad_area(q) for q in quads)
-        if SETTLED_AREA[0] * whole <= area <= SETTLED_AREA[1] * whole and any(
-                cv2.pointPolygonTest(q.astype(np.float32), centre, False) >= 0 for q in quads):
-            return True
-    return False
-
-
 def _card_sized(mask: np.ndarray, frame_area: float) -> list[tuple[np.ndarray, float]]:
     """A mask's blobs big enough to be a card, each with its area."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     return [(c, a) for c in contours if (a := cv2.contourArea(c)) >= MIN_CARD_SHARE * frame_area]
-
-
-def _all_settled(table_blobs: list[tuple[np.ndarray, float]], found: list[Candidate]) -> bool:
-    """Whether every card-sized blob off the table's colours is a card already outlined well: then the
-    other edge cues have nothing left to find (a hand, or a card the edges missed, leaves a blob
-    unexplained). A table mask that sees nothing off the table explains nothing: it may be blind to
-    a card of the table's colours."""
-    return bool(table_blobs) and all(_settled(c, a, found) or _filled(c, a, found) for c, a in table_blobs)
-
-
-def _filled(contour: np.ndarray, area: float, found: list[Candidate]) -> bool:
-    """Whether a blob lies in cards already outlined well (EXPLAINED_SHARE of it) and fills them
-    (SETTLED_AREA of the cards it reaches into): the cards are all it shows."""
-    x, y, w, h = cv2.boundingRect(contour)
-    blob = np.zeros((h, w), np.uint8)
-    cv2.drawContours(blob, [contour - np.array([x, y], np.int32)], -1, 1, cv2.FILLED)
-    cards, whole = np.zeros_like(blob), 0.0
-    for quad in (q for cand in found if cand.support >= SETTLED_SUPPORT for q in cand.hypotheses[0]):
-        card = np.zeros_like(blob)
-        cv2.fillPoly(card, [np.round(quad - (x, y)).astype(np.int32)], 1)
-        if cv2.countNonZero(card & blob):
-            cards |= card
-            whole += quad_area(quad)
-    return (whole > 0 and area >= SETTLED_AREA[0] * whole
-            and cv2.countNonZero(blob & cards) >= EXPLAINED_SHARE * cv2.countNonZero(blob))
-
-
-def _least_card(found: list[Candidate]) -> float:
-    """The smallest area (work px) a card may have beside the cards outlined well so far (0: none is)."""
-    areas = [quad_area(q) for cand in found if cand.support >= SETTLED_SUPPORT for q in cand.hypotheses[0]]
-    return SAME_TABLE_SHARE * max(areas, default=0.0)
 
 
 def _blobs(blobs: list[tuple[np.ndarray, float]], frame_area: float, colour_u8: np.ndarray, known: list[Candidate],
@@ -223,10 +165,10 @@ def _blobs(blobs: list[tuple[np.ndarray, float]], frame_area: float, colour_u8: 
     fit reads a blob as cards (detect's own analyse, or the cloth's rectangles); spurs: a blob
     that is no card is read again with thin spurs cut off; trust: how far the cue's edge support is
     trusted (a cue whose blobs may run over the checks around cards yields to the others); least: the
-    smallest area a card may have in this frame (_least_card): a smaller blob is no card, though it may be a hand."""
+    smallest area a card may have in this frame (explained.least_card): a smaller blob is no card, though it may be a hand."""
     found, others = [], []
     for contour, area in blobs:
-        if _settled(contour, area, known):
+        if settled(contour, area, known):
             continue
         if area < least:
             others.append(contour)
@@ -379,12 +321,12 @@ def detect(frame: np.ndarray) -> Detection:
         # cloth cue reads those cards, and a blob of checks cut at its spurs looks like a card.
         spurs = (level < len(EDGE_LEVELS) or level == WIPED_CUE) and not period
         found, others = _blobs(blobs, frame_area, colour_u8, everything, fit, spurs,
-                               REPEAT_TRUST if level == REPEAT_CUE else 1.0, _least_card(everything))
+                               REPEAT_TRUST if level == REPEAT_CUE else 1.0, least_card(everything))
         everything += found
         if level == len(EDGE_LEVELS):
             strays += [b for b in others if hand_like(b, colour_u8.shape[:2])]
             off_table = bool(found or others)
-        explained = explained or _all_settled(table_blobs, everything)
+        explained = explained or all_settled(table_blobs, everything)
     kept = merge(everything)
     if period:  # on checks a card's outline is often lost in the net but its art's panel is not
         kept = [_to_rim(c, gradient(), colour_u8) for c in kept]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -32,6 +33,15 @@ AT_REST = PhotoConditions(frames=((768, 432),), card_height=(0.25, 0.45))  # the
 def box(x: float, y: float, w: float, h: float) -> np.ndarray:
     """The corners of an upright rectangle, clockwise from its top-left (px)."""
     return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)
+
+
+def blob_of(*boxes: np.ndarray) -> tuple[np.ndarray, float]:
+    """The outer contour of these quads filled together (work px), as a mask's blob comes, and its area."""
+    mask = np.zeros((400, 600), np.uint8)
+    for quad in boxes:
+        cv2.fillPoly(mask, [np.round(quad).astype(np.int32)], 255)
+    contour = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=cv2.contourArea)
+    return contour, cv2.contourArea(contour)
 
 
 Outline = Callable[[np.ndarray], np.ndarray]  # a photo's true corners (ordered) to the outline it is warped by

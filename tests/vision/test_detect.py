@@ -7,14 +7,20 @@ from __future__ import annotations
 
 from functools import partial
 
-import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import bench_pair_at_rest, bench_terrain_reader, pair_at_rest
+from tests.vision.conftest import (
+    bench_pair_at_rest,
+    bench_terrain_reader,
+    blob_of,
+    box,
+    pair_at_rest,
+)
 from vision.art import card_face
 from vision.blobs import Candidate, analyse
-from vision.detect import SAME_TABLE_SHARE, _all_settled, _blobs, _least_card, detect
+from vision.detect import _blobs, detect
+from vision.explained import SAME_TABLE_SHARE, least_card
 from vision.photo import PhotoConditions, Thing, take_photo
 from vision.sides import iou
 from vision.tables import TableTop
@@ -155,53 +161,17 @@ def test_a_dark_card_the_hexagon_grid_joins_to_the_mat_is_outlined_once_the_grid
     assert best() < MIN_IOU
 
 
-def _rect(x: float, y: float, w: float, h: float) -> np.ndarray:
-    """A quad's corners (work px), clockwise from the top left."""
-    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
-
-
-def _blob(*rects: np.ndarray) -> tuple[np.ndarray, float]:
-    """The outer contour of these rectangles filled together, as a mask's blob comes, with its area."""
-    mask = np.zeros((400, 600), np.uint8)
-    for r in rects:
-        cv2.fillPoly(mask, [np.round(r).astype(np.int32)], 255)
-    contour = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=cv2.contourArea)
-    return contour, cv2.contourArea(contour)
-
-
-CARD = _rect(100, 100, 100, 140)
-BESIDE = _rect(200, 100, 100, 140)  # a second card touching CARD along its long side
-
-
-@pytest.mark.parametrize(("blob", "found", "explained"), [
-    (_rect(110, 120, 60, 80), [(CARD, 1.0)], False),  # a part of what was outlined: that may be a part too (an "any" card's quarter)
-    (_rect(100, 100, 200, 140), [(CARD, 1.0), (BESIDE, 1.0)], True),  # two touching cards: the middle on their seam
-    (_rect(100, 100, 100, 140), [(CARD, 1.0)], True),  # one card, outlined well
-    (_rect(100, 100, 200, 140), [(CARD, 1.0)], False),  # a card and a hand (or a card no cue outlined) beside it
-    (_rect(110, 120, 60, 80), [(CARD, 0.5)], False),  # a card outlined poorly explains nothing yet
-    (_rect(400, 100, 60, 80), [(CARD, 1.0)], False),  # a blob away from every card
-])
-def test_a_blob_off_the_tables_colours_is_explained_only_by_the_cards_it_lies_in(blob, found, explained) -> None:
-    """The edge cues stop once every blob the table's colours show is cards outlined well, and all of them."""
-    cands = [Candidate(((quad,),), support) for quad, support in found]
-    assert _all_settled([_blob(blob)], cands) is explained
-
-
-def test_a_table_that_shows_nothing_off_its_colours_explains_nothing() -> None:
-    """A table mask blind to a card of the table's colours must not stop the search."""
-    assert not _all_settled([], [Candidate(((CARD,),), 1.0)])
-
-
 def test_a_blob_far_smaller_than_a_card_outlined_well_is_no_card_but_may_be_a_hand() -> None:
     """All cards lie on one table: a patch a twelfth of a card outlined well is not fitted as a card,
     but is kept among the blobs that are no card (the hand search reads those)."""
-    patch = _blob(_rect(400, 100, 29, 40))
-    assert _least_card([Candidate(((CARD,),), 1.0)]) == pytest.approx(SAME_TABLE_SHARE * 100 * 140)
-    assert _least_card([Candidate(((CARD,),), 0.5)]) == 0.0  # an outline in doubt says nothing of the card's size
+    card_outlined = Candidate(((box(100, 100, 100, 140),),), 1.0)
+    patch = blob_of(box(400, 100, 29, 40))
+    assert least_card([card_outlined]) == pytest.approx(SAME_TABLE_SHARE * 100 * 140)
+    assert least_card([Candidate(((box(100, 100, 100, 140),),), 0.5)]) == 0.0  # an outline in doubt says nothing of the card's size
     colour = np.zeros((400, 600, 3), np.uint8)
     fit = partial(analyse, frame_area=400.0 * 600.0)
-    found, others = _blobs([patch], 400.0 * 600.0, colour, [], fit, least=_least_card([Candidate(((CARD,),), 1.0)]))
+    found, others = _blobs([patch], 400.0 * 600.0, colour, [], fit, least=least_card([card_outlined]))
     assert found == [] and len(others) == 1
-    card = _blob(_rect(400, 100, 70, 98))  # a card half the area, as far across a tilted frame, is still read
-    found, _ = _blobs([card], 400.0 * 600.0, colour, [], fit, least=_least_card([Candidate(((CARD,),), 1.0)]))
+    card = blob_of(box(400, 100, 70, 98))  # a card half the area, as far across a tilted frame, is still read
+    found, _ = _blobs([card], 400.0 * 600.0, colour, [], fit, least=least_card([card_outlined]))
     assert len(found) == 1
