@@ -37,6 +37,7 @@ import numpy as np
 
 from vision.blobs import MIN_CARD_SHARE, Candidate, analyse, card_sized, cut_at_seam, without_spurs
 from vision.explained import all_settled, least_card, settled
+from vision.exposure import brightened
 from vision.hands import hand_like, uncovered
 from vision.lattice import blob_rectangle, checks_period, cloth_mask, panel_rim, rim, snap_to_checks
 from vision.merge import MIN_SUPPORT, merge, with_stretches
@@ -281,8 +282,18 @@ def _in_frame(hyps: tuple[tuple[np.ndarray, ...], ...], per_px: np.ndarray) -> t
 
 def detect(frame: np.ndarray) -> Detection:
     """Find card candidates in a BGR frame; corners come back in full-frame pixels."""
-    h, w = frame.shape[:2]
-    colour_u8, _ = work_copy(frame)
+    return _search(frame.shape[:2], work_copy(frame)[0])
+
+
+def detect_brighter(frame: np.ndarray) -> Detection | None:
+    """detect() on an underexposed frame seen brighter (vision.exposure), or None when it is not dim."""
+    brighter = brightened(work_copy(frame)[0])
+    return None if brighter is None else _search(frame.shape[:2], brighter)
+
+
+def _search(shape: tuple[int, ...], colour_u8: np.ndarray) -> Detection:
+    """Card candidates in a frame of this shape (h, w), from its YCrCb work copy (work_copy)."""
+    h, w = shape[:2]
     frame_area = float(colour_u8.shape[0] * colour_u8.shape[1])
     everything: list[Candidate] = []
     strays: list[np.ndarray] = []

@@ -10,7 +10,7 @@ import numpy as np
 from vision.beside import SAME_PLACE, beside, places_beside
 from vision.cards import TERRAINS, setup_letters
 from vision.deck import Deck, Match, builtin_deck
-from vision.detect import Candidate, Detection, detect, from_frame, to_frame
+from vision.detect import Candidate, Detection, detect, detect_brighter, from_frame, to_frame
 from vision.features import order_corners, resolution, warp_card
 from vision.joins import tilings
 from vision.judge import (
@@ -116,9 +116,18 @@ class CardReader:
         return all(self._match(frame, q).card == card for q in nudged(quad))
 
     def read(self, frame: np.ndarray) -> FrameReading:
-        """Find and name every card in a BGR frame (picamera2 "RGB888" is BGR in memory)."""
+        """Find and name every card in a BGR frame (picamera2 "RGB888" is BGR in memory). Where no card
+        is named and nothing else is in view, an underexposed frame is read again seen brighter
+        (vision.exposure), and that reading kept if it names a card."""
         check_frame(frame)
-        detection = detect(frame)
+        reading = self._read_found(frame, detect(frame))
+        if reading.named or reading.clutter or (brighter := detect_brighter(frame)) is None or not brighter.candidates:
+            return reading
+        again = self._read_found(frame, brighter)
+        return again if again.named else reading
+
+    def _read_found(self, frame: np.ndarray, detection: Detection) -> FrameReading:
+        """Name the cards of a frame's detection: every search of the live read after detect()."""
         cards: list[CardReading] = []
         for candidate in detection.candidates:
             cards.extend(self.read_candidate(frame, candidate))
