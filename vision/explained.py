@@ -56,7 +56,7 @@ def _filled(contour: np.ndarray, area: float, found: list[Candidate]) -> bool:
     blob = np.zeros((h, w), np.uint8)
     cv2.drawContours(blob, [contour - np.array([x, y], np.int32)], -1, 1, cv2.FILLED)
     cards, whole = np.zeros_like(blob), 0.0
-    for quad in (q for cand in found if cand.support >= SETTLED_SUPPORT for q in cand.hypotheses[0]):
+    for quad in _outlined_well(found):
         card = np.zeros_like(blob)
         cv2.fillPoly(card, [np.round(quad - (x, y)).astype(np.int32)], 1)
         if cv2.countNonZero(card & blob):
@@ -68,5 +68,9 @@ def _filled(contour: np.ndarray, area: float, found: list[Candidate]) -> bool:
 
 def least_card(found: list[Candidate]) -> float:
     """The smallest area (work px) a card may have beside the cards outlined well so far (0: none is)."""
-    areas = [quad_area(q) for cand in found if cand.support >= SETTLED_SUPPORT for q in cand.hypotheses[0]]
-    return SAME_TABLE_SHARE * max(areas, default=0.0)
+    return SAME_TABLE_SHARE * max((quad_area(q) for q in _outlined_well(found)), default=0.0)
+
+
+def _outlined_well(found: list[Candidate]) -> list[np.ndarray]:
+    """The quads of the likeliest hypothesis of every candidate outlined well (SETTLED_SUPPORT)."""
+    return [q for cand in found if cand.support >= SETTLED_SUPPORT for q in cand.hypotheses[0]]

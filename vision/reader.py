@@ -121,7 +121,10 @@ class CardReader:
         (vision.exposure), and that reading kept if it names a card."""
         check_frame(frame)
         reading = self._read_found(frame, detect(frame))
-        if reading.named or reading.clutter or (brighter := detect_brighter(frame)) is None or not brighter.candidates:
+        if reading.named or reading.clutter:
+            return reading
+        brighter = detect_brighter(frame)
+        if brighter is None or not brighter.candidates:
             return reading
         again = self._read_found(frame, brighter)
         return again if again.named else reading
