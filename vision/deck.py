@@ -58,6 +58,7 @@ class Match:
     detail: float | None = None  # fine-detail correlation with the named card once aligned (-1..1); None: not measured
     rival_detail: float | None = None  # the same with the runner-up card outside its family; None: not measured
     kind_complete: bool = True  # False when a card of the named card's kind has no reference: it may be that one
+    steady: bool = True  # among twins: every look at the card (its outline, nudged ones) alone names the same twin
 
 
 class Deck:
@@ -217,7 +218,8 @@ class Deck:
         return image
 
     def match(self, image: np.ndarray, fine_above: float = -np.inf, detail_below: float = np.inf,
-              resolution: float = 1.0, rival_below: float = -np.inf, among: np.ndarray | None = None) -> Match:
+              resolution: float = 1.0, rival_below: float = -np.inf, among: np.ndarray | None = None,
+              nudged: Sequence[np.ndarray] = ()) -> Match:
         """Find the best card for a canonical card image, trying it upright and turned 180°.
 
         resolution: frame px per canonical px where the card was seen (features.resolution); twins
@@ -228,6 +230,8 @@ class Deck:
         detail measured (an alignment, the costly part) only when its margin is below detail_below,
         and the runner-up's detail too when the margin is below rival_below (a close call).
         among: the references it may match (bool per reference; None: all), its rivals among them.
+        nudged: the card as its outline nudged warps it (sides.nudged): among twins, the leads are
+        averaged over these looks and the image's own (twins.Layouts.beats).
         """
         d = describe(image, fine=False)
         both = np.stack([self._scores(d), self._scores(d.turned())])
@@ -238,15 +242,16 @@ class Deck:
         card_best = np.full(len(self._card_index), -np.inf)
         np.maximum.at(card_best, self._ref_card, both.max(axis=0))
         family = self.family(best)
-        card, fine_margin, detail = int(self._ref_card[best]), None, None
+        card, fine_margin, detail, steady = int(self._ref_card[best]), None, None, True
         card_best[self._ref_card[family.members] if family is not None else card] = -np.inf  # its rivals are outside
         margin = best_score - (float(card_best.max()) if np.isfinite(card_best).any() else -1.0)
         if family is not None and best_score < fine_above:
             fine_margin = 0.0
         elif family is not None:
             flip = bool(d.asymmetry() @ family.asymmetry < 0)
-            card, fine_margin, detail = self._within_family(family, image[::-1, ::-1] if flip else image,
-                                                            self._family_colour(family, d, flip), resolution)
+            looks = [im[::-1, ::-1] if flip else im for im in (image, *nudged)]
+            card, fine_margin, detail, steady = self._within_family(family, looks, self._family_colour(family, d, flip),
+                                                                    resolution)
             turn = flip  # relative to the way up the family's first reference lies
         elif best_score >= fine_above and margin < detail_below:
             detail = self._detail(image, bool(turn), int(best))
@@ -257,7 +262,7 @@ class Deck:
             rival_detail = self._detail(image, bool(rival_turn), int(rival))
         name = self.cards[card]
         return Match(name, best_score, margin, fine_margin, bool(turn), detail, rival_detail,
-                     kind_complete=name not in self._incomplete)
+                     kind_complete=name not in self._incomplete, steady=steady)
 
     def _detail(self, image: np.ndarray, turn: bool, ref: int) -> float:
         """Fine-detail correlation (-1..1) of a canonical card image with one reference, aligned to it
@@ -276,42 +281,45 @@ class Deck:
         cards = self._ref_card[family.members]
         return np.array([per_ref[cards == c].max() for c in family.cards])
 
-    def _within_family(self, family: Family, image: np.ndarray, colour: np.ndarray,
-                       resolution: float) -> tuple[int, float, float]:
+    def _within_family(self, family: Family, images: Sequence[np.ndarray], colour: np.ndarray,
+                       resolution: float) -> tuple[int, float, float, bool]:
         """Pick among near-twins by where they differ, after aligning the card to their template (unless,
         among twins that differ in their art, its outline's own warp already leads by UNALIGNED_MARGIN with
-        MIN_DETAIL: _looks).
+        MIN_DETAIL: _looks). images: the card as its outline warped it, then any nudged looks at it.
 
         The named twin (fine layout, helped by colour) must beat every other twin where the two
         differ (their letters, digits or badges, as learnt from the photos): 1 is exactly the
-        named twin there, 0 halfway to the other. The smallest such lead is the margin. Returns the card index, that
-        margin, and how well the card's detail matches the named twin's (fine or mid scale).
+        named twin there, 0 halfway to the other. The smallest such lead is the margin, over all images.
+        Returns the card index, that margin, how well the card's detail (its first image's) matches the
+        named twin's (fine or mid scale), and whether each image alone would name that twin too.
         """
-        for aligned, last in _looks(family, image):
-            grey = cv2.cvtColor(aligned, cv2.COLOR_BGR2GRAY)  # once, not in each layout below (the same pixels)
-            twins = family.seen_like(resolution, sharpness(grey))
-            fine, mid = fine_vector(grey), mid_vector(grey)
+        for looks, last in _looks(family, images):
+            greys = [cv2.cvtColor(look, cv2.COLOR_BGR2GRAY) for look in looks]  # once, not in each layout below
+            twins = family.seen_like(resolution, sharpness(greys[0]))
+            fine, mid = fine_vector(greys[0]), mid_vector(greys[0])
             if not last and max(float((twins.fine @ fine).max()), float((twins.mid @ mid).max())) < MIN_DETAIL:
                 continue  # no twin's detail reaches MIN_DETAIL here: this look cannot settle the call, spare its beats
-            beats = twins.beats(glyph_vector(grey), family.discriminant_at(resolution))
+            beats = twins.beats([glyph_vector(g) for g in greys], family.discriminant_at(resolution))
             beats += FAMILY_COLOUR_WEIGHT * (colour[:, None] - colour[None, :])
-            np.fill_diagonal(beats, np.inf)
-            worst = beats.min(axis=1)
-            best = int(np.argmax(worst))
-            margin = float(worst[best]) if len(family.cards) > 1 else 1.0
+            for each in beats:
+                np.fill_diagonal(each, np.inf)
+            worst = beats.min(axis=2)
+            best = int(np.argmax(worst[0]))
+            margin = float(worst[0, best]) if len(family.cards) > 1 else 1.0
+            steady = bool((worst[1:].argmax(axis=1) == best).all())
             detail = max(float(fine @ twins.fine[best]), float(mid @ twins.mid[best]))
             if margin >= UNALIGNED_MARGIN and detail >= MIN_DETAIL:
                 break
-        return int(family.cards[best]), margin, detail
+        return int(family.cards[best]), margin, detail, steady
 
 
-def _looks(family: Family, image: np.ndarray) -> Iterator[tuple[np.ndarray, bool]]:
-    """A card image to tell twins apart by, and whether it is the last look: first as its outline warped
-    it when they differ in their art at large (family.by_print False), then aligned onto their template
-    (the costly part)."""
+def _looks(family: Family, images: Sequence[np.ndarray]) -> Iterator[tuple[list[np.ndarray], bool]]:
+    """Card images to tell twins apart by (each image of the card), and whether it is the last look: first
+    as their outlines warped them when the twins differ in their art at large (family.by_print False), then
+    aligned onto their template (the costly part)."""
     if not family.by_print:
-        yield image, False
-    yield family.align(image), True
+        yield list(images), False
+    yield [family.align(image) for image in images], True
 
 
 def _common_way_up(asymmetry: np.ndarray) -> tuple[list[bool], np.ndarray]:

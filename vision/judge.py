@@ -75,10 +75,13 @@ def judge(match: Match) -> tuple[bool, float]:
     """Decide whether a match is sure enough to name, and its confidence in 0..1.
 
     A card whose kind is not wholly in the deck is never named: the photo may show the missing
-    twin, and a deck without it cannot tell (enroll every card of a kind, or none of it).
+    twin, and a deck without it cannot tell (enroll every card of a kind, or none of it). Nor is a
+    twin named without a clear lead (CLEAR_FINE_MARGIN) that some look at it alone (Match.steady: its
+    outline nudged a fraction of a millimetre) would call another: such a call is a guess.
     """
     accept = match.kind_complete and match.score >= MIN_SCORE and (match.margin >= MIN_MARGIN or _told_by_detail(match))
     accept = accept and (match.fine_margin is None or match.fine_margin >= MIN_FINE_MARGIN)
+    accept = accept and (match.steady or match.fine_margin is None or match.fine_margin >= CLEAR_FINE_MARGIN)
     required = required_detail(match)
     accept = accept and (required <= 0 or (match.detail is not None and match.detail >= required))
     margin = match.margin if match.fine_margin is None else min(match.margin, 3 * match.fine_margin)

@@ -64,3 +64,16 @@ def test_a_close_call_is_settled_only_by_detail_far_above_the_runner_ups(detail,
     match = Match("water", score=0.60, margin=0.04, fine_margin=None, turned=False, detail=detail,
                   rival_detail=rival_detail)
     assert judge(match)[0] is named
+
+
+@pytest.mark.parametrize(("fine_margin", "steady", "named"), [
+    (0.40, True, True),
+    (0.40, False, False),  # a look at it alone (a nudged outline) calls another twin: a guess
+    (0.55, False, True),  # a clear lead over every twin needs no look to agree
+    (0.20, True, False),
+])
+def test_a_twin_short_of_a_clear_lead_is_named_only_if_every_look_names_it(fine_margin, steady, named) -> None:
+    """Among twins, a call short of CLEAR_FINE_MARGIN stands only when every look at the card alone
+    (Match.steady) names the same twin."""
+    match = Match("blue-C1", score=0.95, margin=0.74, fine_margin=fine_margin, turned=False, detail=0.97, steady=steady)
+    assert judge(match)[0] is named
