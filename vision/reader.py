@@ -33,8 +33,8 @@ from vision.sides import covered, iou, nudged, scaled
 
 SAME_PLACE_IOU = 0.6  # two hypotheses' outlines this alike cover one card (a card's half covers 0.5 of it)
 STEADY_FLOOR = -0.5  # twin lead on its outline alone under which a call is not worth its nudged looks (six more
-# warps and alignments): seen styles' blue and set-up cards on their true outlines that the looks turned right had
-# led from -0.43 up
+# warps and alignments): seen styles' blue and set-up cards on their true outlines that the looks' average turned
+# right (named from MIN_FINE_MARGIN) had led from about -0.4 up
 MIN_FRAME_PX = 64  # shortest frame side read: a smallest card (1.2% of the frame) is then ~7 px wide
 RESCALE_SCORE = 0.5  # coarse similarity of a refused outline read again grown and shrunk (RESCALES): it looks like a
 # card (a patch of checks or grain beside a pair reads 0.00-0.33); one a few percent inside a painted frame 0.52-0.93
@@ -336,7 +336,7 @@ class CardReader:
 
 def _unsteady(match: Match) -> bool:
     """Whether a match names a twin without a clear lead (CLEAR_FINE_MARGIN) but near enough one to be
-    worth its leads averaged over nudged outlines (STEADY_FLOOR), on a card like the deck's (MIN_SCORE)."""
+    worth looking at on nudged outlines (STEADY_FLOOR), on a card like the deck's (MIN_SCORE)."""
     return (match.fine_margin is not None and STEADY_FLOOR <= match.fine_margin < CLEAR_FINE_MARGIN
             and match.score >= MIN_SCORE)
 
