@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -99,9 +99,11 @@ class CardReader:
         """
         return judge(replace(self._match(frame, order_corners(corners)), kind_complete=True))[0]
 
-    def _match(self, frame: np.ndarray, quad: np.ndarray) -> Match:
-        """The deck's best match for the card inside an ordered quad (detail only for close calls)."""
-        return self.deck.match(warp_card(frame, quad), MIN_SCORE, CLEAR_MARGIN, resolution(quad), MIN_MARGIN)
+    def _match(self, frame: np.ndarray, quad: np.ndarray, nudged_quads: Sequence[np.ndarray] = ()) -> Match:
+        """The deck's best match for the card inside an ordered quad (detail only for close calls); among
+        twins, over it and these nudged outlines of it too (Deck.match's nudged)."""
+        return self.deck.match(warp_card(frame, quad), MIN_SCORE, CLEAR_MARGIN, resolution(quad), MIN_MARGIN,
+                               nudged=[warp_card(frame, q) for q in nudged_quads])
 
     def _read_quad(self, frame: np.ndarray, corners: np.ndarray) -> tuple[CardReading, Match]:
         """Name the card inside an outline, refined. A twin called short of a clear lead is looked at again
@@ -114,8 +116,7 @@ class CardReader:
         quad = refined(frame, order_corners(corners))
         match = self._match(frame, quad)
         if _unsteady(match):
-            looks = self.deck.match(warp_card(frame, quad), MIN_SCORE, CLEAR_MARGIN, resolution(quad), MIN_MARGIN,
-                                    nudged=[warp_card(frame, q) for q in nudged(quad)])
+            looks = self._match(frame, quad, nudged(quad))
             if match.fine_margin >= MIN_FINE_MARGIN:
                 match = replace(match, steady=looks.steady)
             elif looks.fine_margin >= CLEAR_FINE_MARGIN:

@@ -61,12 +61,10 @@ class Layouts:
         outline alone 872 right, 2 wrong; averaged over it and six nudges of it 897, 2). A pair whose
         photos never showed where they differ keeps UNSEEN_LEAD, which no discriminant learnt from
         those photos can mend."""
-        leads = np.stack([self.regions.beats(g) for g in glyphs])
+        leads = _over_all_looks(np.stack([self.regions.beats(g) for g in glyphs]))
         if discriminant is None:
-            return np.concatenate([leads.mean(axis=0, keepdims=True), leads])
-        learnt = np.stack([discriminant.beats(g) for g in glyphs])
-        leads = np.concatenate([leads.mean(axis=0, keepdims=True), leads])
-        learnt = np.concatenate([learnt.mean(axis=0, keepdims=True), learnt])
+            return leads
+        learnt = _over_all_looks(np.stack([discriminant.beats(g) for g in glyphs]))
         both = np.where((leads > 0) & (learnt > 0), 0.5 * (leads + learnt), np.minimum(leads, learnt))
         return np.where(self.regions.seen_pairs(), both, leads)
 
@@ -161,6 +159,11 @@ class Family:
             self._discriminants[step] = learn_at(self.aligned, self.owner, self.cards, self.sharp.regions.pixels,
                                                  step_resolution(step), self.sharp.regions.pooling)
         return self._discriminants[step]
+
+
+def _over_all_looks(leads: np.ndarray) -> np.ndarray:
+    """(looks + 1, cards, cards): the looks' mean lead first, then each look's own."""
+    return np.concatenate([leads.mean(axis=0, keepdims=True), leads])
 
 
 def _sharpest_look(resolution: float) -> int:
